@@ -1,0 +1,6 @@
+"""``python -m companion`` is the ``companion`` console script."""
+
+from companion.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

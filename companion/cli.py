@@ -1,0 +1,57 @@
+"""The ``companion`` command line: ``companion <command> [options]``.
+
+Each command lives in the module that owns its concept; that module defines
+``configure_parser(parser)`` and ``run(args) -> int``; the table below names them, so adding
+a command touches one line here.
+
+Errors a user can cause are :class:`companion.errors.CompanionError`: they print one line,
+``error: <message>``, and exit with status 2. Ctrl-C exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from companion import __version__
+from companion.errors import CompanionError
+
+#: command name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "generate-data": ("companion.data.kosynth", "write the generated Korean-English corpus"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Train, decode and evaluate the models of the seq2seq monograph.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module)
+        importlib.import_module(module).configure_parser(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(importlib.import_module(args._module).run(args) or 0)
+    except CompanionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,21 @@
+"""Figures for the book: one module per kind of figure (alignments, curves, heatmaps, ...).
+
+Every plotting function takes an optional matplotlib ``ax`` and returns it, so a chapter can
+compose figures; nothing here calls ``plt.show()``.
+"""
+
+from __future__ import annotations
+
+
+def use_hangul_font() -> str:
+    """Make matplotlib render Hangul, offline, on any machine.
+
+    matplotlib's default font has no Hangul glyphs (they draw as empty boxes). The
+    ``koreanize-matplotlib`` wheel ships NanumGothic; importing it registers the font file and
+    sets it as the default family. Returns the family name now in use.
+    """
+    import koreanize_matplotlib  # noqa: F401  (import registers the font)
+    import matplotlib
+
+    matplotlib.rcParams["axes.unicode_minus"] = False
+    return matplotlib.rcParams["font.family"][0]

@@ -1,0 +1,78 @@
+"""Headless Chromium opens every page of the built book, as a reader would.
+
+For each page the harness (browser_harness.html) reports whether MathJax rendered the page's math
+(``mjx-container`` elements, no ``mjx-merror``) and whether every image loaded. A screenshot of
+each page is kept in ``_build/screenshots/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.book.conftest import ROOT, book_pages
+
+pytestmark = [pytest.mark.builtbook, pytest.mark.browser]
+
+HARNESS = Path(__file__).with_name("browser_harness.html")
+SHOTS = ROOT / "_build" / "screenshots"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--hide-scrollbars",
+]
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no Chromium on PATH: `apt-get install -y chromium` (.ci/run installs it)")
+
+
+def run_chromium(*args: str) -> str:
+    with tempfile.TemporaryDirectory() as profile:
+        proc = subprocess.run(
+            [chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+            capture_output=True, text=True, timeout=120,
+        )
+    assert proc.returncode == 0, f"chromium failed ({proc.returncode}): {proc.stderr[-2000:]}"
+    return proc.stdout
+
+
+def inspect_page(page: Path) -> dict:
+    url = f"{HARNESS.as_uri()}#{quote(page.as_uri(), safe='')}"
+    dom = run_chromium("--allow-file-access-from-files", "--virtual-time-budget=30000", "--dump-dom", url)
+    match = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+    assert match and match.group(1) != "pending", f"the harness did not report on {page.name}"
+    return json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+
+def pages() -> list[Path]:
+    return book_pages() or [ROOT / "_build" / "html" / "book" / "intro.html"]
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.stem)
+def test_page_renders_math_and_images(built_book, page):
+    report = inspect_page(page)
+    if report["math_sources"]:
+        assert report["mjx_containers"] > 0, f"{page.name}: math present but MathJax rendered none"
+    assert report["mjx_errors"] == 0, f"{page.name}: MathJax reported {report['mjx_errors']} errors"
+    assert not report["broken_images"], f"{page.name}: images did not load: {report['broken_images']}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SHOTS / f"{page.stem}.png"
+    run_chromium("--window-size=1280,1600", "--virtual-time-budget=15000", f"--screenshot={shot}", page.as_uri())
+    assert shot.exists() and shot.stat().st_size > 10_000, f"no screenshot of {page.name}"
+
+
+def test_intro_has_rendered_math(built_book):
+    report = inspect_page(built_book / "book" / "intro.html")
+    assert report["mjx_containers"] >= 2
