@@ -1,0 +1,485 @@
+"""Batches: length bucketing under a token budget, padding, masks, shifted decoder input.
+
+The path from sentence pairs to what a model sees::
+
+    pairs --encode_pairs--> examples (src ids + [EOS], tgt ids)
+          --BucketBatchSampler--> lists of example indices (similar lengths, <= max_tokens)
+          --collate--> Batch(src, src_lengths, tgt_in, tgt_out)
+
+``make_loader`` wires the last two steps into a ``torch.utils.data.DataLoader`` (the sampler
+runs in the main process, ``collate`` in the workers, so ``num_workers > 0`` works and an epoch's
+order depends only on ``seed`` and ``epoch``, never on a global random generator).
+
+Teacher forcing (seed 004): ``full = [BOS] + target + [EOS]`` right-padded with PAD;
+``tgt_in = full[:, :-1]`` and ``tgt_out = full[:, 1:]``. For targets ``[4, 5, 6]`` and ``[7]``::
+
+    tgt_in  = [[1, 4, 5, 6], [1, 7, 2, 0]]
+    tgt_out = [[4, 5, 6, 2], [7, 2, 0, 0]]
+
+Character language models have no source: ``lm_batches`` cuts a long id tensor into
+``Batch(src=None, tgt_in=chunk[:, :-1], tgt_out=chunk[:, 1:])``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields
+from functools import partial
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset, Sampler
+
+from companion.errors import DataError
+from companion.specials import BOS, EOS, PAD
+
+__all__ = [
+    "Batch",
+    "causal_mask",
+    "reverse_source_tokens",
+    "reverse_padded",
+    "encode_pairs",
+    "example_lengths",
+    "collate",
+    "BucketBatchSampler",
+    "PairDataset",
+    "make_loader",
+    "lm_batches",
+]
+
+log = logging.getLogger(__name__)
+
+Example = tuple[list[int], list[int]]
+
+
+def causal_mask(T: int, device: torch.device | str | None = None) -> torch.Tensor:
+    """``(T, T)`` bool, True where position ``i`` may attend to position ``j`` (``j <= i``)."""
+    return torch.ones(T, T, dtype=torch.bool, device=device).tril_()
+
+
+@dataclass
+class Batch:
+    """One batch, batch-first.
+
+    Attributes:
+        src: ``(B, S)`` source ids = sentence ids + ``[EOS]``, right-padded with PAD;
+            ``None`` for language models.
+        src_lengths: ``(B,)`` real source tokens per row (EOS included); ``None`` for LMs.
+        tgt_in: ``(B, T)`` decoder input ``full[:, :-1]`` (starts with BOS for translation).
+        tgt_out: ``(B, T)`` labels ``full[:, 1:]`` (ends with EOS, then PAD).
+        indices: ``(B,)`` positions of the rows' examples in the dataset (so that outputs can
+            be put back in corpus order), or ``None``.
+    """
+
+    src: torch.Tensor | None
+    src_lengths: torch.Tensor | None
+    tgt_in: torch.Tensor
+    tgt_out: torch.Tensor
+    indices: torch.Tensor | None = None
+
+    @property
+    def size(self) -> int:
+        """Number of rows ``B``."""
+        return self.tgt_in.size(0)
+
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def src_mask(self) -> torch.Tensor | None:
+        """``(B, S)`` bool, True at real source tokens (EOS included), False at PAD."""
+        if self.src is None:
+            return None
+        S = self.src.size(1)
+        positions = torch.arange(S, device=self.src.device)
+        return positions.unsqueeze(0) < self.src_lengths.to(self.src.device).unsqueeze(1)
+
+    @property
+    def tgt_pad_mask(self) -> torch.Tensor:
+        """``(B, T)`` bool, True at real tokens of ``tgt_in`` (BOS and EOS included)."""
+        return self.tgt_in != PAD
+
+    def causal_mask(self, T: int | None = None) -> torch.Tensor:
+        """``(T, T)`` bool, True where attending is allowed; ``T`` defaults to ``tgt_in``'s."""
+        return causal_mask(self.tgt_in.size(1) if T is None else T, device=self.tgt_in.device)
+
+    @property
+    def tgt_attn_mask(self) -> torch.Tensor:
+        """``(B, T, T)`` bool: causal mask AND key padding mask of ``tgt_in``."""
+        return self.causal_mask().unsqueeze(0) & self.tgt_pad_mask.unsqueeze(1)
+
+    @property
+    def ntokens(self) -> int:
+        """Number of labels that count in the loss: ``tgt_out != PAD``."""
+        return int((self.tgt_out != PAD).sum())
+
+    def to(self, device: torch.device | str, non_blocking: bool = False) -> "Batch":
+        """A copy with every tensor moved to ``device``."""
+        return Batch(
+            **{
+                f.name: (None if v is None else v.to(device, non_blocking=non_blocking))
+                for f in fields(self)
+                for v in [getattr(self, f.name)]
+            }
+        )
+
+    def pin_memory(self) -> "Batch":
+        """Pinned-memory copy (called by ``DataLoader(pin_memory=True)``)."""
+        return Batch(
+            **{
+                f.name: (None if v is None else v.pin_memory())
+                for f in fields(self)
+                for v in [getattr(self, f.name)]
+            }
+        )
+
+
+# -- source reversal (Sutskever et al. 2014) -------------------------------------------------------
+
+
+def reverse_source_tokens(src: Sequence[int]) -> list[int]:
+    """Reverse the sentence tokens, keeping a final EOS in place: ``[a, b, c, EOS] -> [c, b, a, EOS]``.
+
+    A list without a final EOS is reversed entirely. Applying it twice gives the input back.
+    """
+    src = list(src)
+    if src and src[-1] == EOS:
+        return src[-2::-1] + [EOS]
+    return src[::-1]
+
+
+def reverse_padded(src: torch.Tensor, src_lengths: torch.Tensor) -> torch.Tensor:
+    """Reverse each row's real tokens before its final EOS; PAD and EOS stay in place.
+
+    Args:
+        src: ``(B, S)`` ids, row ``b`` holding ``src_lengths[b]`` real tokens, the last being EOS.
+        src_lengths: ``(B,)``.
+    Returns:
+        ``(B, S)`` with ``out[b, :L-1] = src[b, :L-1].flip()`` for ``L = src_lengths[b]``.
+    """
+    B, S = src.shape
+    lengths = src_lengths.to(src.device).long().unsqueeze(1)  # (B, 1)
+    pos = torch.arange(S, device=src.device).unsqueeze(0)  # (1, S)
+    n_words = lengths - 1  # tokens before EOS
+    rev = n_words - 1 - pos  # mirrored position for pos < n_words
+    index = torch.where(pos < n_words, rev, pos)
+    return src.gather(1, index)
+
+
+# -- encoding --------------------------------------------------------------------------------------
+
+
+def encode_pairs(
+    pairs: Iterable[tuple[str, str]],
+    src_vocab,
+    tgt_vocab,
+    max_len: int | None = None,
+    *,
+    truncate: bool = False,
+    return_dropped: bool = False,
+):
+    """Encode sentence pairs to id lists.
+
+    Args:
+        pairs: ``(source, target)`` strings.
+        src_vocab, tgt_vocab: vocabularies with ``encode(text) -> list[int]``.
+        max_len: longest sentence kept, counted in pieces without specials (None: no limit).
+        truncate: if True, cut longer sentences to ``max_len`` pieces instead of dropping them.
+        return_dropped: if True, return ``(examples, n_dropped)``.
+
+    Returns:
+        ``examples``: list of ``(src_ids + [EOS], tgt_ids)``, the target without BOS/EOS
+        (``collate`` adds them), in the order of ``pairs`` minus the dropped ones.
+    """
+    if max_len is not None and max_len < 1:
+        raise DataError(f"max_len must be a positive integer or None, got {max_len!r}")
+    out: list[Example] = []
+    dropped = 0
+    for src, tgt in pairs:
+        s = src_vocab.encode(src)
+        t = tgt_vocab.encode(tgt)
+        if max_len is not None and (len(s) > max_len or len(t) > max_len):
+            if not truncate:
+                dropped += 1
+                continue
+            s, t = s[:max_len], t[:max_len]
+        out.append((s + [EOS], t))
+    if dropped:
+        log.info("encode_pairs: dropped %d of %d pairs longer than %d pieces", dropped, dropped + len(out), max_len)
+    return (out, dropped) if return_dropped else out
+
+
+def example_lengths(examples: Sequence[Example]) -> list[int]:
+    """Padded cost of each example: ``max(len(src), len(tgt) + 1)`` (tgt_in/tgt_out length)."""
+    return [max(len(s), len(t) + 1) for s, t, *_ in examples]
+
+
+def _pad(rows: Sequence[Sequence[int]], width: int) -> torch.Tensor:
+    out = torch.full((len(rows), width), PAD, dtype=torch.long)
+    for i, r in enumerate(rows):
+        if r:
+            out[i, : len(r)] = torch.as_tensor(r, dtype=torch.long)
+    return out
+
+
+def collate(examples: Sequence, reverse_source: bool = False) -> Batch:
+    """Pad a list of examples into a :class:`Batch`.
+
+    Args:
+        examples: ``(src_ids_with_EOS, tgt_ids)`` or ``(src_ids_with_EOS, tgt_ids, index)``.
+        reverse_source: reverse each source sentence before its EOS (Sutskever et al. 2014).
+
+    Returns:
+        Batch with ``src (B, S)``, ``src_lengths (B,)``, ``tgt_in``/``tgt_out (B, T)`` where
+        ``S = max len(src)`` and ``T = max len(tgt) + 1``.
+    """
+    if len(examples) == 0:
+        raise DataError("cannot collate an empty list of examples")
+    srcs = [list(e[0]) for e in examples]
+    if reverse_source:
+        srcs = [reverse_source_tokens(s) for s in srcs]
+    fulls = [[BOS, *e[1], EOS] for e in examples]
+    src_lengths = torch.tensor([len(s) for s in srcs], dtype=torch.long)
+    src = _pad(srcs, max(len(s) for s in srcs))
+    full = _pad(fulls, max(len(f) for f in fulls))
+    indices = None
+    if all(len(e) > 2 for e in examples):
+        indices = torch.tensor([int(e[2]) for e in examples], dtype=torch.long)
+    return Batch(src=src, src_lengths=src_lengths, tgt_in=full[:, :-1], tgt_out=full[:, 1:], indices=indices)
+
+
+# -- bucketing sampler -----------------------------------------------------------------------------
+
+
+class BucketBatchSampler(Sampler[list[int]]):
+    """Batches of similar-length examples under a token budget, reproducibly shuffled.
+
+    A batch's cost is ``len(batch) * max(lengths[i] for i in batch)`` (its padded size) and is
+    at most ``max_tokens``, except that an example longer than the budget forms a batch alone
+    (and, with ``num_replicas > 1``, a batch always holds at least ``num_replicas`` examples).
+
+    Order: examples are sorted by length (ties broken at random), cut greedily into batches,
+    and the batches are put in random order. The random generator is seeded by
+    ``(seed, epoch)`` only, so the same seed and epoch give the same batches in the same order
+    in every process; ``set_epoch`` changes the order. With ``shuffle=False`` the batches come
+    in increasing length order, independent of the epoch.
+
+    Distributed training: every rank builds the same global batches and yields its share
+    ``global_batch[rank::num_replicas]``; the union over ranks of the i-th batch is the i-th
+    batch of one process with ``num_replicas=1`` and all ranks yield the same number of batches.
+
+    Args:
+        lengths: ``(N,)`` padded cost of each example (see :func:`example_lengths`).
+        max_tokens: token budget of one (global) batch.
+        shuffle: random tie-breaking and batch order per epoch.
+        seed: seed of this sampler's own generator.
+        num_replicas, rank: data-parallel world size and this process's rank.
+        drop_last: with ``num_replicas > 1``, drop a final batch that has fewer examples than
+            replicas instead of merging it into the batch before it.
+    """
+
+    def __init__(
+        self,
+        lengths: Sequence[int],
+        max_tokens: int,
+        *,
+        shuffle: bool = True,
+        seed: int = 0,
+        num_replicas: int = 1,
+        rank: int = 0,
+        drop_last: bool = False,
+    ):
+        if isinstance(lengths, torch.Tensor):
+            lengths = lengths.detach().cpu().numpy()
+        self.lengths = np.asarray(lengths, dtype=np.int64).reshape(-1) if len(lengths) else np.zeros(0, np.int64)
+        if len(self.lengths) == 0:
+            raise DataError("BucketBatchSampler needs a non-empty list of example lengths")
+        if (self.lengths < 1).any():
+            raise DataError("BucketBatchSampler: every example length must be >= 1")
+        if not isinstance(max_tokens, (int, np.integer)) or max_tokens < 1:
+            raise DataError(f"max_tokens must be a positive integer, got {max_tokens!r}")
+        if num_replicas < 1 or not 0 <= rank < num_replicas:
+            raise DataError(f"rank {rank} is not in range for num_replicas={num_replicas}")
+        if len(self.lengths) < num_replicas:
+            raise DataError(
+                f"{len(self.lengths)} examples cannot be shared by {num_replicas} replicas"
+            )
+        self.max_tokens = int(max_tokens)
+        self.shuffle = shuffle
+        self.seed = int(seed)
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.drop_last = drop_last
+        self.epoch = 0
+        self._num_batches: int | None = None
+
+    def set_epoch(self, epoch: int) -> None:
+        """Select the epoch whose order ``__iter__`` yields next."""
+        self.epoch = int(epoch)
+
+    def _rng(self) -> np.random.Generator:
+        return np.random.default_rng([self.seed, self.epoch])
+
+    def _cut(self, order: np.ndarray) -> list[list[int]]:
+        """Greedy cut of length-sorted ``order`` into batches under the budget."""
+        batches: list[list[int]] = []
+        cur: list[int] = []
+        cur_max = 0
+        R = self.num_replicas
+        lengths = self.lengths
+        for i in order.tolist():
+            length = int(lengths[i])
+            new_max = max(cur_max, length)
+            if cur and (len(cur) + 1) * new_max > self.max_tokens and len(cur) >= R:
+                batches.append(cur)
+                cur, new_max = [], length
+            cur.append(i)
+            cur_max = new_max
+        if cur:
+            if len(cur) < R:
+                if self.drop_last:
+                    cur = []
+                elif batches:
+                    batches[-1].extend(cur)
+                    cur = []
+            if cur:
+                batches.append(cur)
+        return batches
+
+    def global_batches(self) -> list[list[int]]:
+        """This epoch's batches of all ranks, in order: ``list`` of index lists."""
+        n = len(self.lengths)
+        if self.shuffle:
+            tiebreak = self._rng().permutation(n)
+            order = np.lexsort((tiebreak, self.lengths))
+        else:
+            order = np.argsort(self.lengths, kind="stable")
+        batches = self._cut(order)
+        if self.shuffle:
+            perm = np.random.default_rng([self.seed, self.epoch, 1]).permutation(len(batches))
+            batches = [batches[j] for j in perm.tolist()]
+        return batches
+
+    def __iter__(self) -> Iterator[list[int]]:
+        for b in self.global_batches():
+            yield b[self.rank :: self.num_replicas]
+
+    def __len__(self) -> int:
+        if self._num_batches is None:
+            # batch boundaries depend only on the sorted sequence of lengths, not on the epoch
+            self._num_batches = len(self._cut(np.argsort(self.lengths, kind="stable")))
+        return self._num_batches
+
+
+class PairDataset(Dataset):
+    """Map-style dataset over encoded examples; item ``i`` is ``(src_ids, tgt_ids, i)``."""
+
+    def __init__(self, examples: Sequence[Example]):
+        self.examples = list(examples)
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    def __getitem__(self, i: int):
+        s, t = self.examples[i][0], self.examples[i][1]
+        return s, t, i
+
+
+def make_loader(
+    examples: Sequence[Example],
+    max_tokens: int,
+    *,
+    shuffle: bool,
+    seed: int = 0,
+    reverse_source: bool = False,
+    num_workers: int = 0,
+    num_replicas: int = 1,
+    rank: int = 0,
+    drop_last: bool = False,
+    pin_memory: bool = False,
+) -> DataLoader:
+    """A DataLoader of :class:`Batch` built from ``encode_pairs`` examples.
+
+    Call ``loader.batch_sampler.set_epoch(epoch)`` before each epoch. The batches' ``indices``
+    give each row's position in ``examples``.
+    """
+    if len(examples) == 0:
+        raise DataError("make_loader: no examples (is the split empty?)")
+    sampler = BucketBatchSampler(
+        example_lengths(examples),
+        max_tokens,
+        shuffle=shuffle,
+        seed=seed,
+        num_replicas=num_replicas,
+        rank=rank,
+        drop_last=drop_last,
+    )
+    return DataLoader(
+        PairDataset(examples),
+        batch_sampler=sampler,
+        collate_fn=partial(collate, reverse_source=reverse_source),
+        num_workers=num_workers,
+        pin_memory=pin_memory,
+    )
+
+
+# -- language-model batches ------------------------------------------------------------------------
+
+
+def lm_batches(
+    ids: torch.Tensor,
+    batch_size: int,
+    seq_len: int,
+    *,
+    shuffle: bool,
+    seed: int = 0,
+    epoch: int = 0,
+    drop_last: bool = False,
+) -> list[Batch]:
+    """Cut a token stream into language-model batches ``Batch(src=None, tgt_in, tgt_out)``.
+
+    Args:
+        ids: ``(N,)`` LongTensor, e.g. ``CharVocab.encode(text)``.
+        batch_size: rows ``B`` per batch.
+        seq_len: time steps ``T`` per row.
+        shuffle: False gives ``B`` contiguous streams: row ``b`` of batch ``k+1`` continues row
+            ``b`` of batch ``k``, so a recurrent state may be carried across batches (truncated
+            BPTT). True gives non-overlapping chunks of ``T + 1`` tokens in an order set by
+            ``(seed, epoch)``.
+        drop_last: drop a final batch with fewer rows (shuffle) or steps (streams).
+
+    Returns:
+        list of Batch with ``tgt_in``/``tgt_out`` ``(B, T)`` and ``tgt_out[:, t] = next token``.
+    """
+    ids = torch.as_tensor(ids, dtype=torch.long).reshape(-1)
+    N = ids.numel()
+    if batch_size < 1 or seq_len < 1:
+        raise DataError(f"batch_size and seq_len must be positive, got {batch_size} and {seq_len}")
+    batches: list[Batch] = []
+    if shuffle:
+        n_chunks = (N - 1) // seq_len
+        if n_chunks < 1:
+            raise DataError(f"a stream of {N} tokens is too short for seq_len={seq_len}")
+        starts = torch.arange(n_chunks) * seq_len
+        chunks = ids[starts.unsqueeze(1) + torch.arange(seq_len + 1).unsqueeze(0)]  # (n, T+1)
+        perm = torch.from_numpy(np.random.default_rng([int(seed), int(epoch)]).permutation(n_chunks))
+        chunks = chunks[perm]
+        for k in range(0, n_chunks, batch_size):
+            c = chunks[k : k + batch_size]
+            if drop_last and c.size(0) < batch_size:
+                break
+            batches.append(Batch(None, None, c[:, :-1].contiguous(), c[:, 1:].contiguous()))
+    else:
+        L = (N - 1) // batch_size
+        if L < 1:
+            raise DataError(f"a stream of {N} tokens is too short for batch_size={batch_size}")
+        x = ids[: batch_size * L].view(batch_size, L)
+        y = ids[1 : batch_size * L + 1].view(batch_size, L)
+        for k in range(0, L, seq_len):
+            if drop_last and k + seq_len > L:
+                break
+            batches.append(
+                Batch(None, None, x[:, k : k + seq_len].contiguous(), y[:, k : k + seq_len].contiguous())
+            )
+    return batches
