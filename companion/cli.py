@@ -20,25 +20,33 @@ from companion.errors import CompanionError
 #: command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "generate-data": ("companion.data.kosynth", "write the generated Korean-English corpus"),
+    "train": ("companion.commands.train", "train a model from a YAML config on a corpus directory"),
+    "translate": ("companion.commands.translate", "translate stdin to stdout with a checkpoint"),
+    "evaluate": ("companion.commands.evaluate", "BLEU, chrF and perplexity of a checkpoint on a split"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the command named in ``argv`` has its module imported and its options
+    added, so one command never pays for (or breaks because of) another's imports."""
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Train, decode and evaluate the models of the seq2seq monograph.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = next((a for a in (argv or []) if not a.startswith("-")), None)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
-        importlib.import_module(module).configure_parser(p)
+        if argv is None or name == wanted:
+            importlib.import_module(module).configure_parser(p)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

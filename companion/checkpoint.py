@@ -1,0 +1,141 @@
+"""Checkpoints: atomic writes, safe loads, and the checks that a checkpoint fits a run.
+
+A checkpoint is a ``torch.save`` dict of tensors and plain Python containers only, so it loads
+with ``torch.load(path, weights_only=True)`` (this package never unpickles arbitrary objects)::
+
+    model, optimizer, scheduler   state dicts
+    step, epoch, batch_in_epoch   where training stopped (the sampler position inside the epoch)
+    rng                           python / numpy / torch / cuda generator states (lists, tensors)
+    config                        the run's configuration as a plain nested dict
+    vocab                         {"src"|"tgt": {"bytes": SentencePiece model, "sha256": hex}}
+    history, best                 metrics so far and the best validation loss
+
+Files are written to a temporary file in the same directory, flushed and fsynced, then renamed
+over the target: a process killed mid-write leaves the previous checkpoint intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from companion.errors import CheckpointError
+
+REQUIRED_KEYS = ("model", "optimizer", "scheduler", "step", "epoch", "rng", "config", "vocab")
+
+
+def atomic_save(obj: Any, path: str | Path) -> None:
+    """``torch.save(obj, path)`` such that ``path`` is always either the old or the new file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            torch.save(obj, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    try:  # make the rename itself durable
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:  # pragma: no cover - directories cannot be fsynced on some systems
+        pass
+
+
+def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> dict:
+    """Load and sanity-check a checkpoint; every failure is a one-line :class:`CheckpointError`."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path}: checkpoint not found")
+    try:
+        ckpt = torch.load(path, map_location=map_location, weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - any unpickling failure is a bad file
+        reason = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else type(exc).__name__
+        raise CheckpointError(f"{path}: not a readable checkpoint (truncated or foreign file: {reason})") from None
+    if not isinstance(ckpt, dict):
+        raise CheckpointError(f"{path}: not a companion checkpoint (top level is {type(ckpt).__name__})")
+    missing = [k for k in REQUIRED_KEYS if k not in ckpt]
+    if missing:
+        raise CheckpointError(f"{path}: not a companion checkpoint (missing {', '.join(missing)})")
+    return ckpt
+
+
+# ---------------------------------------------------------------- random generator states
+def rng_state() -> dict:
+    """All generator states as tensors and lists (loadable with ``weights_only=True``)."""
+    version, internal, gauss = random.getstate()
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    return {
+        "python": [version, list(internal), gauss],
+        "numpy": [name, torch.from_numpy(keys.astype(np.int64)), int(pos), int(has_gauss), float(cached)],
+        "torch": torch.get_rng_state(),
+        "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
+    }
+
+
+def set_rng_state(state: dict) -> None:
+    """Restore what :func:`rng_state` returned."""
+    version, internal, gauss = state["python"]
+    random.setstate((version, tuple(internal), gauss))
+    name, keys, pos, has_gauss, cached = state["numpy"]
+    np.random.set_state((name, keys.numpy().astype(np.uint32), pos, has_gauss, cached))
+    torch.set_rng_state(state["torch"].cpu())
+    if state.get("cuda") and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all([s.cpu() for s in state["cuda"]])
+
+
+# ---------------------------------------------------------------- vocabularies and config
+def vocab_entry(model_bytes: bytes) -> dict:
+    """``{"bytes": ..., "sha256": ...}`` for a serialized vocabulary."""
+    return {"bytes": bytes(model_bytes), "sha256": hashlib.sha256(model_bytes).hexdigest()}
+
+
+def check_vocab(ckpt: dict, hashes: dict[str, str], path: str | Path) -> None:
+    """Refuse a checkpoint whose vocabularies differ from ``hashes`` (``{"src": hex, ...}``)."""
+    stored = ckpt.get("vocab") or {}
+    for side, digest in hashes.items():
+        have = (stored.get(side) or {}).get("sha256")
+        if have != digest:
+            raise CheckpointError(
+                f"{path}: the {side} vocabulary does not match this run's "
+                f"(checkpoint sha256 {str(have)[:12]}, given {digest[:12]})"
+            )
+
+
+def check_model_config(ckpt: dict, model_cfg: dict, path: str | Path) -> None:
+    """Refuse a checkpoint whose ``config["model"]`` differs from ``model_cfg``."""
+    stored = (ckpt.get("config") or {}).get("model") or {}
+    for key in sorted(set(stored) | set(model_cfg)):
+        if stored.get(key) != model_cfg.get(key):
+            raise CheckpointError(
+                f"{path}: model.{key} is {stored.get(key)!r} in the checkpoint but "
+                f"{model_cfg.get(key)!r} in the config"
+            )
+
+
+def rotate(out_dir: Path, keep_last: int) -> None:
+    """Delete all but the ``keep_last`` newest ``checkpoint-step*.pt`` files."""
+    files = sorted(out_dir.glob("checkpoint-step*.pt"), key=lambda p: int(p.stem.split("step")[1]))
+    for old in files[: max(0, len(files) - keep_last)]:
+        old.unlink(missing_ok=True)
+
+
+def remove_stale_temporaries(out_dir: str | Path) -> list[Path]:
+    """Delete the half-written ``.*.tmp-PID`` files a killed save left in ``out_dir``; returns them.
+    Call it only when no other process is saving into ``out_dir``."""
+    stale = sorted(Path(out_dir).glob(".*.pt.tmp-*"))
+    for p in stale:
+        p.unlink(missing_ok=True)
+    return stale

@@ -1,0 +1,1 @@
+"""The ``train``, ``translate`` and ``evaluate`` commands (see :mod:`companion.cli`)."""

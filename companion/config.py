@@ -1,0 +1,320 @@
+"""Typed run configuration: a tree of dataclasses loaded from YAML.
+
+A config file has four sections, each a dataclass below::
+
+    data:   {src_lang: ko, tgt_lang: en, src_vocab_size: 1000, ...}   -> DataConfig
+    model:  {name: seq2seq, hidden_size: 128, ...}                     -> ModelConfig
+    train:  {preset: adam, max_steps: 1000, ...}                       -> TrainConfig
+    decode: {beam_size: 5, ...}                                        -> DecodeConfig
+
+``model`` holds a registry name plus the keyword arguments of that model's constructor; they are
+checked against the constructor's signature (see :mod:`companion.models`). Every unknown key and
+every value of the wrong type is a :class:`~companion.errors.ConfigError` with a one-line message
+naming the file and the key, e.g. ``configs/cpu/seq2seq.yaml: unknown key 'train.lrr'``.
+Command-line overrides ``--set train.lr=0.5`` go through :func:`apply_overrides`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from companion.errors import ConfigError
+
+
+@dataclass
+class DataConfig:
+    """Corpus, vocabularies and batching."""
+
+    src_lang: str = "ko"
+    tgt_lang: str = "en"
+    src_vocab_size: int = 1000
+    tgt_vocab_size: int = 1000
+    vocab_model_type: Literal["unigram", "bpe", "char", "word"] = "unigram"
+    character_coverage: float = 1.0
+    max_tokens: int = 2000
+    max_len: int = 100
+    valid_max_sentences: int | None = None
+    num_workers: int = 0
+
+
+@dataclass
+class ModelConfig:
+    """A registered model name and its constructor's keyword arguments."""
+
+    name: str = "seq2seq"
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, **self.args}
+
+
+@dataclass
+class TrainConfig:
+    """Optimisation and bookkeeping; the fields are also :class:`companion.train.Trainer`'s
+    keyword arguments."""
+
+    preset: Literal["adam", "sutskever", "bahdanau", "vaswani"] = "adam"
+    lr: float | None = None
+    warmup_steps: int | None = None
+    decay_start_epoch: float = 5.0
+    decay_every_epochs: float = 0.5
+    init_uniform: float | None = None
+    max_steps: int = 1000
+    max_epochs: float | None = None
+    eval_every: int = 500
+    log_every: int = 10
+    clip_norm: float = 5.0
+    accum_steps: int = 1
+    label_smoothing: float = 0.0
+    keep_last: int = 2
+    precision: Literal["auto", "fp32", "bf16"] = "auto"
+    compile: bool = False
+    deterministic: bool = True
+    threads: int | None = None
+    seed: int = 0
+    valid_bleu: bool = False
+    debug_nan_step: int | None = None
+
+
+@dataclass
+class DecodeConfig:
+    """Decoding used by ``translate``, ``evaluate`` and validation BLEU."""
+
+    beam_size: int = 5
+    nbest: int = 1
+    max_len_a: float = 1.5
+    max_len_b: int = 10
+    length_penalty: float = 1.0
+
+
+@dataclass
+class Config:
+    data: DataConfig = field(default_factory=DataConfig)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    train: TrainConfig = field(default_factory=TrainConfig)
+    decode: DecodeConfig = field(default_factory=DecodeConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain nested dict (what a checkpoint stores and :func:`config_from_dict` reads)."""
+        out = {f.name: dataclasses.asdict(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out["model"] = self.model.to_dict()
+        return out
+
+
+SECTIONS = {"data": DataConfig, "train": TrainConfig, "decode": DecodeConfig}
+
+
+# ---------------------------------------------------------------- type conversion
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        names = [_type_name(a) for a in typing.get_args(tp) if a is not type(None)]
+        return " or ".join(names) + " or null"
+    return getattr(tp, "__name__", str(tp))
+
+
+def coerce(value: Any, tp: Any) -> Any:
+    """Return ``value`` converted to type ``tp`` or raise ``ValueError``.
+
+    Strict about the kind (a bool is not an int, a str is not a number) except that an int is
+    accepted for a float and a numeric string for a float (PyYAML reads ``1e-3`` as a string).
+    """
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        if value in typing.get_args(tp):
+            return value
+        raise ValueError
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return coerce(value, arg)
+            except ValueError:
+                pass
+        raise ValueError
+    if tp is Any:
+        return value
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise ValueError
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ValueError
+    if tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            return float(value)
+        raise ValueError
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        raise ValueError
+    if origin is dict or tp is dict:
+        if isinstance(value, dict):
+            return value
+        raise ValueError
+    raise ValueError
+
+
+def parse_scalar(text: str, tp: Any) -> Any:
+    """Parse a command-line string as type ``tp`` (``null``/``none`` for None)."""
+    low = text.strip().lower()
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        if low in ("null", "none", "~"):
+            if type(None) in typing.get_args(tp):
+                return None
+        for arg in typing.get_args(tp):
+            if arg is type(None):
+                continue
+            try:
+                return parse_scalar(text, arg)
+            except ValueError:
+                pass
+        raise ValueError
+    if tp is bool:
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off"):
+            return False
+        raise ValueError
+    if tp is int:
+        return int(text)
+    if tp is float:
+        return float(text)
+    if tp is Any:
+        loaded = yaml.safe_load(text)
+        return loaded
+    return coerce(text, tp)
+
+
+# ---------------------------------------------------------------- building the tree
+def _build_section(cls: type, raw: Any, where: str, prefix: str) -> Any:
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: '{prefix}' must be a mapping, got {type(raw).__name__}")
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for key, value in raw.items():
+        if key not in names:
+            raise ConfigError(f"{where}: unknown key '{prefix}.{key}'")
+        try:
+            kwargs[key] = coerce(value, hints[key])
+        except ValueError:
+            raise ConfigError(
+                f"{where}: {prefix}.{key}: expected {_type_name(hints[key])}, got {value!r}"
+            ) from None
+    obj = cls(**kwargs)
+    _check_ranges(obj, where, prefix)
+    return obj
+
+
+def _check_ranges(obj: Any, where: str, prefix: str) -> None:
+    positive = {"max_steps", "accum_steps", "log_every", "max_tokens", "beam_size", "nbest",
+                "src_vocab_size", "tgt_vocab_size", "max_len"}
+    nonneg = {"eval_every", "clip_norm", "label_smoothing", "keep_last", "num_workers"}
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            continue
+        if f.name in positive and v <= 0:
+            raise ConfigError(f"{where}: {prefix}.{f.name}: must be > 0, got {v}")
+        if f.name in nonneg and v < 0:
+            raise ConfigError(f"{where}: {prefix}.{f.name}: must be >= 0, got {v}")
+    if prefix == "train" and not 0.0 <= obj.label_smoothing < 1.0:
+        raise ConfigError(f"{where}: train.label_smoothing: must be in [0, 1)")
+
+
+def config_from_dict(raw: Any, where: str = "config") -> Config:
+    """Build and validate a :class:`Config` from a plain nested dict."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: the top level must be a mapping of sections")
+    for key in raw:
+        if key not in ("data", "model", "train", "decode"):
+            raise ConfigError(f"{where}: unknown key '{key}'")
+    sections = {name: _build_section(cls, raw.get(name), where, name) for name, cls in SECTIONS.items()}
+    model_raw = raw.get("model") or {}
+    if not isinstance(model_raw, dict):
+        raise ConfigError(f"{where}: 'model' must be a mapping")
+    model_raw = dict(model_raw)
+    name = model_raw.pop("name", ModelConfig.name)
+    if not isinstance(name, str):
+        raise ConfigError(f"{where}: model.name: expected str, got {name!r}")
+    from companion.models import check_model_args
+
+    args = check_model_args(name, model_raw, where)
+    return Config(model=ModelConfig(name=name, args=args), **sections)
+
+
+def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Config:
+    """Read a YAML config file and apply ``--set key=value`` overrides."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config ({exc.strerror})") from None
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ConfigError(f"{path}:{line}: {problem}") from None
+    if raw is not None and not isinstance(raw, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of sections")
+    raw = apply_overrides(raw or {}, overrides)
+    return config_from_dict(raw, str(path))
+
+
+def apply_overrides(raw: dict, overrides: list[str] | tuple[str, ...]) -> dict:
+    """Apply ``section.key=value`` strings to a raw config dict, parsing each value as the
+    declared type of its key (``--set train.lr=abc: expected float``)."""
+    raw = {k: (dict(v) if isinstance(v, dict) else v) for k, v in raw.items()}
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"--set {item}: expected key=value")
+        key, text = item.split("=", 1)
+        parts = key.strip().split(".")
+        if len(parts) != 2 or parts[0] not in ("data", "model", "train", "decode"):
+            raise ConfigError(f"--set {item}: unknown key '{key}'")
+        section, name = parts
+        if section == "model":
+            from companion.models import model_arg_type
+
+            model_name = (raw.get("model") or {}).get("name", ModelConfig.name)
+            tp = str if name == "name" else model_arg_type(model_name, name, f"--set {item}")
+        else:
+            hints = typing.get_type_hints(SECTIONS[section])
+            if name not in hints:
+                raise ConfigError(f"--set {item}: unknown key '{key}'")
+            tp = hints[name]
+        try:
+            value = parse_scalar(text, tp)
+        except ValueError:
+            raise ConfigError(f"--set {item}: expected {_type_name(tp)}") from None
+        raw.setdefault(section, {})
+        if raw[section] is None:
+            raw[section] = {}
+        raw[section][name] = value
+    return raw

@@ -1,0 +1,72 @@
+"""DistributedDataParallel helpers for ``torchrun``.
+
+``torchrun --nproc_per_node=K -m companion train ...`` sets ``RANK``, ``WORLD_SIZE`` and
+``LOCAL_RANK``; :func:`init_distributed` reads them and joins the process group (NCCL on GPUs,
+gloo on CPUs). Without them everything runs as a single process of rank 0.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+
+
+@dataclass(frozen=True)
+class DistInfo:
+    rank: int = 0
+    world_size: int = 1
+    local_rank: int = 0
+    device: torch.device = torch.device("cpu")
+
+    @property
+    def is_main(self) -> bool:
+        """Only the main process (rank 0) writes checkpoints, metrics and logs."""
+        return self.rank == 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.world_size > 1
+
+
+def default_device() -> torch.device:
+    return torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+
+
+def init_distributed(device: str | None = None) -> DistInfo:
+    """Join the process group described by torchrun's environment; a no-op without one."""
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if world <= 1:
+        return DistInfo(device=torch.device(device) if device else default_device())
+    rank = int(os.environ["RANK"])
+    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
+    use_cuda = torch.cuda.is_available() and device != "cpu"
+    if use_cuda:
+        torch.cuda.set_device(local_rank)
+        dev = torch.device("cuda", local_rank)
+    else:
+        dev = torch.device("cpu")
+    if not dist.is_initialized():
+        dist.init_process_group(backend="nccl" if use_cuda else "gloo")
+    return DistInfo(rank=rank, world_size=world, local_rank=local_rank, device=dev)
+
+
+def all_reduce_sum(value: float | int, device: torch.device) -> float:
+    """Sum a number over all processes (the number itself when not distributed)."""
+    if not (dist.is_available() and dist.is_initialized()):
+        return value
+    t = torch.tensor([float(value)], dtype=torch.float64, device=device)
+    dist.all_reduce(t)
+    return t.item()
+
+
+def barrier() -> None:
+    if dist.is_available() and dist.is_initialized():
+        dist.barrier()
+
+
+def cleanup() -> None:
+    if dist.is_available() and dist.is_initialized():
+        dist.destroy_process_group()

@@ -1,0 +1,69 @@
+"""Training curves: train loss and validation NLL (or perplexity) against optimiser steps.
+
+The source is a run directory or its ``metrics.jsonl`` (what ``companion train`` writes) or the
+:class:`~companion.train.History` that :meth:`Trainer.fit` returns.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from companion.errors import DataError
+
+
+def read_metrics(source: str | Path) -> tuple[list[dict], list[dict]]:
+    """``(train_records, valid_records)`` from ``RUN/metrics.jsonl`` (or the file itself)."""
+    path = Path(source)
+    if path.is_dir():
+        path = path / "metrics.jsonl"
+    if not path.is_file():
+        raise DataError(f"{path}: metrics file not found")
+    train, valid = [], []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            raise DataError(f"{path}:{n}: not a JSON object") from None
+        if "valid_nll" in rec:
+            valid.append(rec)
+        elif "train_loss" in rec:
+            train.append(rec)
+    return train, valid
+
+
+def _series(source: Any) -> tuple[list[int], list[float], list[int], list[float]]:
+    if hasattr(source, "train_loss") and hasattr(source, "valid"):  # a History
+        steps, losses = list(source.steps), list(source.train_loss)
+        valid = list(source.valid)
+    else:
+        train, valid = read_metrics(source)
+        steps, losses = [r["step"] for r in train], [r["train_loss"] for r in train]
+    return steps, losses, [r["step"] for r in valid], [r["valid_nll"] for r in valid]
+
+
+def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | None = None):
+    """Draw train loss and validation NLL (nats per target token) against steps; with
+    ``perplexity=True`` draw ``exp`` of both on a log axis. Returns the axes."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    steps, losses, vsteps, vnll = _series(source)
+    f = (lambda x: math.exp(min(x, 700.0))) if perplexity else (lambda x: x)
+    prefix = f"{label}: " if label else ""
+    line, = ax.plot(steps, [f(x) for x in losses], lw=1, alpha=0.7, label=f"{prefix}train")
+    if vsteps:
+        ax.plot(vsteps, [f(x) for x in vnll], "o-", color=line.get_color(), lw=2, ms=3,
+                label=f"{prefix}valid")
+    ax.set_xlabel("optimiser step")
+    ax.set_ylabel("perplexity" if perplexity else "NLL per target token (nats)")
+    if perplexity:
+        ax.set_yscale("log")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return ax

@@ -1,0 +1,303 @@
+"""One Trainer for every model: RNN language models, LSTM/GRU encoder-decoders, RNNsearch, the
+Transformer. The only thing it needs from a model is ``logits = model(batch)``, shape
+``(B, T, V)``, scoring ``batch.tgt_out`` (B, T).
+
+**Loss and perplexity.** The training loss is the token-level negative log-likelihood under
+teacher forcing, ``sum over real target tokens of -log p(y_t | y_<t, x)`` divided by the number
+of real target tokens (PAD is ignored, EOS counts), optionally with label smoothing. Perplexity
+is ``exp`` of that mean NLL computed *without* label smoothing over a whole data set:
+:func:`evaluate_loss` sums the NLL of every real token and divides once by their number (not a
+mean of per-batch means).
+
+Python use (no files are written when ``out_dir`` is None)::
+
+    trainer = Trainer(model, train_loader, valid_loader, preset="adam", lr=1e-3,
+                      max_steps=300, eval_every=100)
+    history = trainer.fit()          # history.train_loss, history.valid[-1]["valid_ppl"]
+
+The keyword options are the fields of :class:`companion.config.TrainConfig`; ``validate_fn``
+adds metrics to each evaluation (e.g. :func:`companion.run.bleu_validator` for BLEU).
+
+With ``out_dir`` the Trainer appends to ``out_dir/metrics.jsonl`` every ``log_every`` steps
+``{step, epoch, train_loss (mean over the window), lr, grad_norm, clip_rate, tokens_per_s}`` and
+at every evaluation ``{step, valid_nll, valid_ppl, valid_tokens, ...}``, and writes checkpoints
+(see :mod:`companion.checkpoint`) at every evaluation and at the end. Evaluation never touches
+the random generators, so ``eval_every`` does not change the training run, and a run stopped
+and resumed gives bitwise the parameters of an uninterrupted one (on the same hardware and
+thread count).
+
+Distributed data parallel: each rank's loss is ``sum NLL / global ntokens * world_size`` (the
+token count all-reduced over ranks and accumulation steps), so DDP's gradient averaging yields
+exactly the gradient of the global token mean.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from companion import checkpoint as ckpt_io
+from companion.config import TrainConfig
+from companion.distributed import DistInfo, all_reduce_sum
+from companion.errors import ConfigError, TrainingError
+from companion.optim import PRESETS, init_uniform_, make_optimizer, make_schedule
+from companion.specials import PAD
+from companion.train_support import BatchStream, StopSignals, link_atomic
+
+
+def sequence_loss(logits: torch.Tensor, targets: torch.Tensor, label_smoothing: float = 0.0) -> torch.Tensor:
+    """Summed token cross-entropy of ``logits`` (B, T, V) against ``targets`` (B, T), PAD ignored.
+
+    Returns a scalar: the *sum* over real tokens (divide by the token count for the mean)."""
+    return F.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), targets.reshape(-1),
+                           ignore_index=PAD, reduction="sum", label_smoothing=label_smoothing)
+
+
+def autocast_for(device: torch.device, precision: str = "auto"):
+    """bf16 autocast on CUDA (``auto`` or ``bf16``), nothing (float32) on CPU or with ``fp32``."""
+    if device.type == "cuda" and precision in ("auto", "bf16"):
+        return torch.autocast("cuda", dtype=torch.bfloat16)
+    return nullcontext()
+
+
+@torch.no_grad()
+def evaluate_loss(model: nn.Module, loader: Iterable, device: torch.device | str | None = None,
+                  precision: str = "auto") -> tuple[float, float, int]:
+    """Teacher-forced ``(mean_nll, perplexity, ntokens)`` over every real target token of
+    ``loader``: ``mean_nll = sum NLL / ntokens`` (nats), ``perplexity = exp(mean_nll)``."""
+    device = torch.device(device) if device is not None else next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    total, ntok = 0.0, 0
+    try:
+        for batch in loader:
+            batch = batch.to(device)
+            with autocast_for(device, precision):
+                logits = model(batch)
+            total += sequence_loss(logits, batch.tgt_out).item()
+            ntok += int(batch.ntokens)
+    finally:
+        model.train(was_training)
+    if ntok == 0:
+        raise TrainingError("evaluate_loss: the loader holds no target tokens")
+    mean = total / ntok
+    return mean, math.exp(min(mean, 700.0)), ntok
+
+
+@dataclass
+class History:
+    """What :meth:`Trainer.fit` returns: one entry per optimiser step, one dict per evaluation."""
+
+    steps: list[int] = field(default_factory=list)
+    train_loss: list[float] = field(default_factory=list)
+    lr: list[float] = field(default_factory=list)
+    valid: list[dict] = field(default_factory=list)
+    clipped: int = 0
+    tokens: int = 0
+    interrupted: int | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Trainer:
+    """Train ``model`` on ``train_loader``; see the module docstring for the loss definition."""
+
+    def __init__(self, model: nn.Module, train_loader: Iterable, valid_loader: Iterable | None = None, *,
+                 config: TrainConfig | None = None, out_dir: str | Path | None = None, progress: bool = True,
+                 device: str | torch.device | None = None, dist: DistInfo | None = None,
+                 run_config: dict | None = None, vocab: dict | None = None,
+                 validate_fn: Callable[[nn.Module], dict] | None = None, d_model: int | None = None,
+                 **options: Any):
+        names = {f.name for f in fields(TrainConfig)}
+        for key in options:
+            if key not in names:
+                raise ConfigError(f"Trainer: unknown option '{key}' (options: {', '.join(sorted(names))})")
+        self.cfg = TrainConfig(**{**asdict(config or TrainConfig()), **options})
+        self.dist = dist or DistInfo()
+        self.device = torch.device(device) if device is not None else (
+            self.dist.device if dist else next(model.parameters()).device)
+        self.raw_model = model.to(self.device)
+        self.train_loader, self.valid_loader = train_loader, valid_loader
+        self.out_dir = Path(out_dir) if out_dir is not None and self.dist.is_main else None
+        self.progress, self.validate_fn = progress and self.dist.is_main, validate_fn
+        self.run_config, self.vocab = run_config or {}, vocab or {}
+        cfg = self.cfg
+        init = cfg.init_uniform if cfg.init_uniform is not None else PRESETS[cfg.preset].init_uniform
+        if init:
+            init_uniform_(self.raw_model, init)
+        self.model = self.raw_model
+        if self.dist.enabled:
+            self.model = nn.parallel.DistributedDataParallel(self.raw_model, device_ids=None)
+        if cfg.compile:
+            self.model = torch.compile(self.model)
+        self.optimizer = make_optimizer(self.raw_model.parameters(), cfg.preset, cfg.lr)
+        n = len(train_loader) if hasattr(train_loader, "__len__") else None
+        self.schedule = make_schedule(
+            self.optimizer, cfg.preset, steps_per_epoch=(n // cfg.accum_steps) if n else None,
+            warmup_steps=cfg.warmup_steps, d_model=d_model or getattr(model, "d_model", 512),
+            decay_start_epoch=cfg.decay_start_epoch, decay_every_epochs=cfg.decay_every_epochs)
+        self.step, self.best = 0, math.inf
+        self.stream = BatchStream(train_loader)
+        self.history = History()
+
+    # ------------------------------------------------------------ state
+    def state_dict(self) -> dict:
+        """The checkpoint dict (tensors and plain containers only)."""
+        return {"model": self.raw_model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "scheduler": self.schedule.state_dict(), "step": self.step, "epoch": self.stream.epoch,
+                "batch_in_epoch": self.stream.position, "rng": ckpt_io.rng_state(),
+                "config": self.run_config, "vocab": self.vocab, "history": self.history.to_dict(),
+                "best": self.best}
+
+    def load_state_dict(self, state: dict) -> None:
+        """Continue exactly where ``state`` (a loaded checkpoint) stopped."""
+        self.raw_model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.schedule.load_state_dict(state["scheduler"])
+        self.step, self.best = int(state["step"]), float(state.get("best", math.inf))
+        self.stream = BatchStream(self.train_loader, int(state["epoch"]), int(state.get("batch_in_epoch", 0)))
+        self.history = History(**state.get("history", {}))
+        self.history.interrupted = None
+        ckpt_io.set_rng_state(state["rng"])
+
+    def resume(self, path: str | Path) -> None:
+        """Load ``path`` (e.g. ``RUN/checkpoint-last.pt``) and continue from it on :meth:`fit`."""
+        self.load_state_dict(ckpt_io.load_checkpoint(path))
+
+    def save(self, best: bool = False) -> Path | None:
+        """Write ``checkpoint-step{N}.pt`` and point ``checkpoint-last.pt`` (and ``-best``) at it."""
+        if self.out_dir is None:
+            return None
+        path = self.out_dir / f"checkpoint-step{self.step}.pt"
+        ckpt_io.atomic_save(self.state_dict(), path)
+        for name in ["checkpoint-last.pt"] + (["checkpoint-best.pt"] if best else []):
+            link_atomic(path, self.out_dir / name)
+        ckpt_io.rotate(self.out_dir, self.cfg.keep_last)
+        return path
+
+    # ------------------------------------------------------------ training
+    def fit(self) -> History:
+        """Train until ``max_steps`` (or ``max_epochs``); SIGINT/SIGTERM save and stop."""
+        from tqdm.auto import tqdm
+
+        cfg = self.cfg
+        self.model.train()
+        signals = StopSignals()
+        if self.out_dir is not None and self.out_dir.exists():
+            ckpt_io.remove_stale_temporaries(self.out_dir)
+        bar = tqdm(total=cfg.max_steps, initial=self.step, disable=not self.progress, dynamic_ncols=True)
+        t0, tok0, clip0, last_log = time.perf_counter(), self.history.tokens, self.history.clipped, self.step
+        try:
+            while self.step < cfg.max_steps and not self._epochs_done():
+                if signals.requested(self.dist, self.device):
+                    self.history.interrupted = signals.signum
+                    self.save()
+                    break
+                loss, norm = self._train_step()
+                bar.update(1)
+                if self.step % cfg.log_every == 0 or self.step == cfg.max_steps:
+                    dt = max(time.perf_counter() - t0, 1e-9)
+                    window = self.history.train_loss[-(self.step - last_log):]
+                    rec = {"step": self.step, "epoch": round(self._epoch_float(), 4),
+                           "train_loss": sum(window) / len(window),
+                           "lr": self.history.lr[-1], "grad_norm": norm,
+                           "clip_rate": (self.history.clipped - clip0) / (self.step - last_log),
+                           "tokens_per_s": (self.history.tokens - tok0) / dt}
+                    self._log(rec)
+                    bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{rec['tokens_per_s']:.0f}", lr=f"{rec['lr']:.2e}")
+                    t0, tok0, clip0, last_log = time.perf_counter(), self.history.tokens, self.history.clipped, self.step
+                if cfg.eval_every and self.step % cfg.eval_every == 0 and self.step < cfg.max_steps:
+                    self._evaluate_and_save()
+            else:
+                self._evaluate_and_save()
+        finally:
+            bar.close()
+            signals.restore()
+        return self.history
+
+    def _epochs_done(self) -> bool:
+        return self.cfg.max_epochs is not None and self._epoch_float() >= self.cfg.max_epochs
+
+    def _epoch_float(self) -> float:
+        n = len(self.train_loader) if hasattr(self.train_loader, "__len__") else 0
+        return self.stream.epoch + (self.stream.position / n if n else 0.0)
+
+    def _train_step(self) -> tuple[float, float]:
+        cfg, step = self.cfg, self.step + 1
+        batches = [self.stream.next() for _ in range(cfg.accum_steps)]
+        ntok = all_reduce_sum(sum(int(b.ntokens) for b in batches), self.device)
+        scale = self.dist.world_size / max(ntok, 1)
+        total = torch.zeros((), device=self.device)
+        for i, batch in enumerate(batches):
+            batch = batch.to(self.device)
+            sync = self.dist.enabled and i < len(batches) - 1
+            with (self.model.no_sync() if sync else nullcontext()):
+                with autocast_for(self.device, cfg.precision):
+                    logits = self.model(batch)
+                loss = sequence_loss(logits, batch.tgt_out, cfg.label_smoothing)
+                if cfg.debug_nan_step == step:
+                    loss = loss * float("nan")
+                (loss * scale).backward()
+            total += loss.detach()
+        loss_value = all_reduce_sum(total.item(), self.device) / max(ntok, 1)
+        if not math.isfinite(loss_value):
+            self._fail(f"non-finite loss ({loss_value}) at step {step}")
+        params = [p for p in self.raw_model.parameters() if p.grad is not None]
+        max_norm = cfg.clip_norm if cfg.clip_norm > 0 else math.inf
+        norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
+        if not math.isfinite(norm):
+            self._fail(f"non-finite gradient norm ({norm}) at step {step}")
+        lr = self.schedule.step()
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        self.step = step
+        h = self.history
+        h.steps.append(step), h.train_loss.append(loss_value), h.lr.append(lr)
+        h.clipped += int(norm > max_norm)
+        h.tokens += int(ntok)
+        return loss_value, norm
+
+    def _fail(self, what: str) -> None:
+        self.optimizer.zero_grad(set_to_none=True)
+        kept = self.out_dir / "checkpoint-last.pt" if self.out_dir else None
+        where = f"; the last good checkpoint is {kept}" if kept and kept.exists() else ""
+        raise TrainingError(f"{what}: training stopped{where}")
+
+    def _evaluate_and_save(self) -> None:
+        """Validate (without touching any random generator, so evaluating never changes the
+        training run), then save ``checkpoint-last`` (and ``-best``)."""
+        rec: dict[str, Any] = {"step": self.step}
+        rng = ckpt_io.rng_state()
+        try:
+            self._validate(rec)
+        finally:
+            ckpt_io.set_rng_state(rng)
+        is_best = "valid_nll" in rec and rec["valid_nll"] < self.best
+        if is_best:
+            self.best = rec["valid_nll"]
+        self.save(best=is_best)
+
+    def _validate(self, rec: dict) -> None:
+        if self.valid_loader is not None:
+            nll, ppl, ntok = evaluate_loss(self.raw_model, self.valid_loader, self.device, self.cfg.precision)
+            rec.update(valid_nll=nll, valid_ppl=ppl, valid_tokens=ntok)
+            if self.validate_fn is not None:
+                rec.update(self.validate_fn(self.raw_model))
+            self.history.valid.append(rec)
+            self._log(rec)
+
+    def _log(self, rec: dict) -> None:
+        if self.out_dir is not None:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            with open(self.out_dir / "metrics.jsonl", "a", encoding="utf-8") as f:
+                f.write(json.dumps(rec) + "\n")

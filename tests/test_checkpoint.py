@@ -1,0 +1,138 @@
+"""Checkpoints: weights_only loading, atomic writes under SIGKILL, one-line errors, checks."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from companion import checkpoint as C
+from companion.errors import CheckpointError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def minimal(step: int = 1) -> dict:
+    return {"model": {"w": torch.ones(2)}, "optimizer": {}, "scheduler": {"last_step": step},
+            "step": step, "epoch": 0, "rng": C.rng_state(), "config": {"model": {"name": "m", "h": 2}},
+            "vocab": {"src": C.vocab_entry(b"src-bytes"), "tgt": C.vocab_entry(b"tgt-bytes")}}
+
+
+def test_round_trip_loads_with_weights_only(tmp_path):
+    path = tmp_path / "c.pt"
+    C.atomic_save(minimal(3), path)
+    raw = torch.load(path, weights_only=True)
+    assert raw["step"] == 3 and raw["vocab"]["src"]["bytes"] == b"src-bytes"
+    assert C.load_checkpoint(path)["config"]["model"]["h"] == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["c.pt"]
+
+
+def test_rng_state_round_trip():
+    state = C.rng_state()
+    a = (random.random(), float(np.random.rand()), float(torch.rand(1)))
+    path_state = pickle.loads(pickle.dumps(state))  # plain data
+    C.set_rng_state(path_state)
+    assert (random.random(), float(np.random.rand()), float(torch.rand(1))) == a
+
+
+def test_missing_truncated_and_foreign_files(tmp_path):
+    with pytest.raises(CheckpointError, match="nope.pt: checkpoint not found"):
+        C.load_checkpoint(tmp_path / "nope.pt")
+    good = tmp_path / "good.pt"
+    C.atomic_save(minimal(), good)
+    cut = tmp_path / "cut.pt"
+    cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    with pytest.raises(CheckpointError, match=r"cut.pt: not a readable checkpoint \(truncated") as err:
+        C.load_checkpoint(cut)
+    assert "\n" not in str(err.value)
+    text = tmp_path / "text.pt"
+    text.write_text("hello")
+    with pytest.raises(CheckpointError, match="text.pt: not a readable checkpoint"):
+        C.load_checkpoint(text)
+    evil = tmp_path / "evil.pt"
+    evil.write_bytes(pickle.dumps(Path("x"), protocol=2))  # an arbitrary object: refused by weights_only
+    with pytest.raises(CheckpointError, match="evil.pt: not a readable checkpoint"):
+        C.load_checkpoint(evil)
+    other = tmp_path / "other.pt"
+    torch.save({"state_dict": {}}, other)
+    with pytest.raises(CheckpointError, match="other.pt: not a companion checkpoint \\(missing model"):
+        C.load_checkpoint(other)
+    lst = tmp_path / "list.pt"
+    torch.save([1, 2], lst)
+    with pytest.raises(CheckpointError, match="top level is list"):
+        C.load_checkpoint(lst)
+
+
+def test_vocab_and_model_config_checks(tmp_path):
+    ckpt = minimal()
+    C.check_vocab(ckpt, {"src": C.vocab_entry(b"src-bytes")["sha256"]}, "c.pt")
+    with pytest.raises(CheckpointError, match="c.pt: the tgt vocabulary does not match this run's"):
+        C.check_vocab(ckpt, {"tgt": C.vocab_entry(b"other")["sha256"]}, "c.pt")
+    C.check_model_config(ckpt, {"name": "m", "h": 2}, "c.pt")
+    with pytest.raises(CheckpointError, match="c.pt: model.h is 2 in the checkpoint but 3 in the config"):
+        C.check_model_config(ckpt, {"name": "m", "h": 3}, "c.pt")
+
+
+def test_rotate_keeps_the_newest(tmp_path):
+    for s in (5, 10, 15, 100):
+        (tmp_path / f"checkpoint-step{s}.pt").write_bytes(b"x")
+    (tmp_path / "checkpoint-last.pt").write_bytes(b"x")
+    C.rotate(tmp_path, 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "checkpoint-last.pt", "checkpoint-step100.pt", "checkpoint-step15.pt"]
+
+
+SAVER = """
+import sys, torch
+from companion.checkpoint import atomic_save
+path = sys.argv[1]
+state = {"w": torch.randn(12_000_000), "gen": 0}
+atomic_save(state, path)
+print("ready", flush=True)
+gen = 0
+while True:
+    gen += 1
+    state["gen"] = gen
+    atomic_save(state, path)
+"""
+
+
+@pytest.mark.slow
+def test_sigkill_during_save_leaves_the_previous_checkpoint(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    script = tmp_path / "saver.py"
+    script.write_text(SAVER)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    for attempt in range(5):
+        proc = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE, env=env)
+        assert proc.stdout.readline().strip() == b"ready"
+        time.sleep(0.3 + 0.2 * attempt)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        leftovers = list(tmp_path.glob(".ckpt.pt.tmp-*"))
+        state = torch.load(path, weights_only=True)  # the previous complete file
+        assert state["w"].numel() == 12_000_000 and isinstance(state["gen"], int)
+        if leftovers:  # killed in the middle of writing the next one
+            assert leftovers[0].stat().st_size < path.stat().st_size + 1
+            assert C.remove_stale_temporaries(tmp_path) == leftovers
+            assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt", "saver.py"]
+            break
+        path.unlink()
+    else:
+        pytest.fail("never caught the saver mid-write")
+
+
+def test_the_package_never_unpickles_arbitrary_objects():
+    for path in (ROOT / "companion").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "weights_only=False" not in text, path
+        assert "pickle.load" not in text, path

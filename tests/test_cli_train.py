@@ -1,0 +1,237 @@
+"""``companion train | translate | evaluate`` on a tiny hand-made corpus."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from companion.cli import main
+from companion.data.vocab import SentencePieceVocab
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = str(ROOT / "configs/cpu/seq2seq.yaml")
+TINY = ["data.src_vocab_size=40", "data.tgt_vocab_size=40", "data.max_tokens=400",
+        "model.embed_dim=16", "model.hidden_size=32", "model.num_layers=1", "train.eval_every=0",
+        "train.log_every=5"]
+
+KO = ["고양이", "개", "사과", "학생", "선생님", "책", "물", "집", "학교", "친구", "밥", "나무"]
+EN = ["cat", "dog", "apple", "student", "teacher", "book", "water", "house", "school", "friend",
+      "rice", "tree"]
+VERBS = [("본다", "sees"), ("먹는다", "eats"), ("좋아한다", "likes"), ("만든다", "makes")]
+
+
+def write_corpus(out: Path, sizes=(("train", 300), ("valid", 30), ("test", 30)), seed=0) -> Path:
+    """A Moses-style Korean-English toy corpus: ``{split}.ko`` / ``{split}.en``."""
+    rng = random.Random(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    for split, n in sizes:
+        ko, en = [], []
+        for _ in range(n):
+            a, b, v = rng.randrange(12), rng.randrange(12), rng.randrange(4)
+            ko.append(f"{KO[a]}가 {KO[b]}를 {VERBS[v][0]}\n")
+            en.append(f"the {EN[a]} {VERBS[v][1]} the {EN[b]}\n")
+        (out / f"{split}.ko").write_text("".join(ko), encoding="utf-8")
+        (out / f"{split}.en").write_text("".join(en), encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    return write_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(autouse=True)
+def restore_torch_globals():
+    threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    yield
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(det)
+
+
+def train(data, out, *extra, max_steps=10, resume=False):
+    argv = ["train", "--config", CONFIG, "--data", str(data), "--out", str(out),
+            "--max-steps", str(max_steps), "--no-progress", "--set", *TINY, *extra]
+    return main(argv + (["--resume"] if resume else []))
+
+
+def params(path):
+    return torch.load(path, weights_only=True)["model"]
+
+
+def error_of(capsys, rc):
+    assert rc == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    return err[-1]
+
+
+@pytest.mark.slow
+def test_train_translate_evaluate(data, tmp_path, capsys, monkeypatch):
+    run = tmp_path / "run"
+    assert train(data, run, "train.eval_every=10", "train.valid_bleu=true", max_steps=20) == 0
+    for name in ("vocab.src.model", "vocab.tgt.model", "config.yaml", "metrics.jsonl",
+                 "checkpoint-last.pt", "checkpoint-best.pt", "checkpoint-step20.pt"):
+        assert (run / name).exists(), name
+    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    assert ckpt["step"] == 20 and ckpt["config"]["model"]["hidden_size"] == 32
+    assert ckpt["vocab"]["src"]["bytes"] == (run / "vocab.src.model").read_bytes()
+    evals = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines() if "valid_nll" in x]
+    assert [e["step"] for e in evals] == [10, 20] and "valid_bleu" in evals[0]
+    capsys.readouterr()
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("고양이가 개를 본다\n학생가 책를 먹는다\n"))
+    assert main(["translate", "--checkpoint", str(run / "checkpoint-last.pt"), "--beam", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all("▁" not in line for line in out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("고양이가 개를 본다\n"))
+    assert main(["translate", "--checkpoint", str(run / "checkpoint-last.pt"), "--beam", "3",
+                 "--nbest", "2"]) == 0
+    nbest = capsys.readouterr().out.splitlines()
+    assert len(nbest) == 2 and all(line.startswith("0 ||| ") for line in nbest)
+
+    assert main(["evaluate", "--checkpoint", str(run / "checkpoint-best.pt"), "--data", str(data),
+                 "--split", "test", "--beam", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "BLEU = " in report and "tok:13a|smooth:exp|version:2.6.0" in report
+    assert "chrF2 = " in report and "perplexity = " in report
+
+
+@pytest.mark.slow
+def test_exact_resume_through_the_cli(data, tmp_path):
+    assert train(data, tmp_path / "straight", max_steps=30) == 0
+    assert train(data, tmp_path / "split", max_steps=15) == 0
+    assert train(data, tmp_path / "split", max_steps=30, resume=True) == 0
+    a = params(tmp_path / "straight/checkpoint-last.pt")
+    b = params(tmp_path / "split/checkpoint-last.pt")
+    assert a.keys() == b.keys()
+    for k in a:
+        assert torch.equal(a[k], b[k]), k
+
+
+@pytest.mark.slow
+def test_refusals_and_mismatches(data, tmp_path, capsys):
+    run = tmp_path / "run"
+    assert train(data, run, max_steps=3) == 0
+    capsys.readouterr()
+    msg = error_of(capsys, train(data, run, max_steps=5))
+    assert msg == f"error: {run} already holds a checkpoint; pass --resume to continue it or choose a new --out"
+    msg = error_of(capsys, train(data, tmp_path / "fresh", max_steps=5, resume=True))
+    assert "checkpoint-last.pt: nothing to resume" in msg
+    msg = error_of(capsys, train(data, run, "model.hidden_size=48", max_steps=5, resume=True))
+    assert msg.endswith("checkpoint-last.pt: model.hidden_size is 32 in the checkpoint but 48 in the config")
+    msg = error_of(capsys, train(data, run, max_steps=3, resume=True))
+    assert "raise --max-steps above it" in msg
+    assert train(data, run, "model.init_range=0.08", max_steps=4, resume=True) == 0  # = default
+    other = SentencePieceVocab.train(["다른 문장 입니다"] * 5 + ["another one"], 20, hard_vocab_limit=False)
+    other.save(run / "vocab.src.model")
+    msg = error_of(capsys, train(data, run, max_steps=5, resume=True))
+    assert "checkpoint-last.pt: the src vocabulary does not match this run's" in msg
+
+
+def test_config_errors_on_the_command_line(data, tmp_path, capsys):
+    out = str(tmp_path / "r")
+    rc = main(["train", "--config", CONFIG, "--data", str(data), "--out", out, "--set", "train.lr=abc"])
+    assert error_of(capsys, rc) == "error: --set train.lr=abc: expected float or null"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("train:\n  lrr: 0.1\n")
+    rc = main(["train", "--config", str(bad), "--data", str(data), "--out", out])
+    assert error_of(capsys, rc) == f"error: {bad}: unknown key 'train.lrr'"
+    rc = main(["train", "--config", str(tmp_path / "none.yaml"), "--data", str(data), "--out", out])
+    assert error_of(capsys, rc).endswith("none.yaml: config file not found")
+    rc = main(["train", "--config", CONFIG, "--data", str(tmp_path / "nodata"), "--out", out])
+    assert "nodata: data directory not found" in error_of(capsys, rc)
+
+
+def test_bad_checkpoints_are_one_line_errors(tmp_path, capsys):
+    cut = tmp_path / "cut.pt"
+    cut.write_bytes(b"PK\x03\x04 truncated")
+    rc = main(["translate", "--checkpoint", str(cut)])
+    assert "cut.pt: not a readable checkpoint (truncated or foreign file" in error_of(capsys, rc)
+    rc = main(["evaluate", "--checkpoint", str(tmp_path / "none.pt"), "--data", str(tmp_path)])
+    assert error_of(capsys, rc) == f"error: {tmp_path / 'none.pt'}: checkpoint not found"
+
+
+@pytest.mark.slow
+def test_nan_stops_training_and_keeps_the_last_good_checkpoint(data, tmp_path, capsys):
+    run = tmp_path / "run"
+    rc = train(data, run, "train.eval_every=5", "train.debug_nan_step=7", max_steps=20)
+    msg = error_of(capsys, rc)
+    assert msg.startswith("error: non-finite loss (nan) at step 7: training stopped")
+    assert msg.endswith("checkpoint-last.pt")
+    assert torch.load(run / "checkpoint-last.pt", weights_only=True)["step"] == 5
+
+
+@pytest.mark.slow
+def test_sigint_saves_a_checkpoint_that_resumes(data, tmp_path):
+    run = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    cmd = [sys.executable, "-m", "companion", "train", "--config", CONFIG, "--data", str(data),
+           "--out", str(run), "--max-steps", "100000", "--no-progress", "--set", *TINY,
+           "train.log_every=1"]
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (run / "metrics.jsonl").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "SIGINT: saved step" in err and "Traceback" not in err
+    step = torch.load(run / "checkpoint-last.pt", weights_only=True)["step"]
+    assert step >= 1
+    cmd[cmd.index("100000")] = str(step + 2)
+    done = subprocess.run(cmd + ["--resume"], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert torch.load(run / "checkpoint-last.pt", weights_only=True)["step"] == step + 2
+
+
+@pytest.mark.slow
+def test_generate_data_then_train_is_the_whole_path(tmp_path, capsys):
+    data, run = tmp_path / "data", tmp_path / "run"
+    assert main(["generate-data", "--size", "1000", "--seed", "0", "--out", str(data)]) == 0
+    assert main(["train", "--config", CONFIG, "--data", str(data), "--out", str(run),
+                 "--max-steps", "4", "--no-progress", "--set", "train.eval_every=2"]) == 0
+    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    assert ckpt["step"] == 4 and len(ckpt["history"]["valid"]) == 2
+    assert ckpt["config"]["data"]["src_vocab_size"] == 1000
+    capsys.readouterr()
+    assert main(["evaluate", "--checkpoint", str(run / "checkpoint-last.pt"), "--data", str(data),
+                 "--beam", "1"]) == 0
+    assert "BLEU = " in capsys.readouterr().out
+
+
+def test_console_script_equals_python_m_companion():
+    script = Path(sys.executable).with_name("companion")
+    if not script.exists():
+        pytest.skip("the package is not installed in this environment")
+    a = subprocess.run([str(script), "--help"], capture_output=True, text=True)
+    b = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True)
+    assert a.returncode == b.returncode == 0 and a.stdout == b.stdout
+    for command in ("generate-data", "train", "translate", "evaluate"):
+        assert command in a.stdout
+
+
+@pytest.mark.slow
+def test_tampered_checkpoints_are_refused(data, tmp_path, capsys):
+    from companion.checkpoint import atomic_save
+
+    run = tmp_path / "run"
+    assert train(data, run, max_steps=2) == 0
+    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    bad = dict(ckpt, vocab={**ckpt["vocab"], "tgt": {**ckpt["vocab"]["tgt"], "sha256": "0" * 64}})
+    atomic_save(bad, tmp_path / "badvocab.pt")
+    capsys.readouterr()
+    rc = main(["translate", "--checkpoint", str(tmp_path / "badvocab.pt")])
+    assert "badvocab.pt: the tgt vocabulary does not match its stored sha256" in error_of(capsys, rc)
+    cfg = {**ckpt["config"], "model": {**ckpt["config"]["model"], "hidden_size": 64}}
+    atomic_save(dict(ckpt, config=cfg), tmp_path / "badcfg.pt")
+    rc = main(["evaluate", "--checkpoint", str(tmp_path / "badcfg.pt"), "--data", str(data)])
+    assert "badcfg.pt: weights do not fit the stored model config" in error_of(capsys, rc)
