@@ -266,8 +266,12 @@ class BucketBatchSampler(Sampler[list[int]]):
     in increasing length order, independent of the epoch.
 
     Distributed training: every rank builds the same global batches and yields its share
-    ``global_batch[rank::num_replicas]``; the union over ranks of the i-th batch is the i-th
-    batch of one process with ``num_replicas=1`` and all ranks yield the same number of batches.
+    ``global_batch[rank::num_replicas]``, and all ranks yield the same number of batches. The
+    union over ranks of the i-th batch is the i-th batch of one process with ``num_replicas=1``
+    whenever every single-process batch holds at least ``num_replicas`` examples; a batch with
+    fewer (an over-long example alone, or a short final batch) is merged into its neighbour
+    under ``num_replicas > 1``, so a DDP run that must equal a single-process run should use a
+    budget under which no batch is that small.
 
     Args:
         lengths: ``(N,)`` padded cost of each example (see :func:`example_lengths`).
