@@ -1,0 +1,71 @@
+"""Speed of the Korean-English corpus generator.
+
+Times ``write_corpus`` (generation, dedup, splits, challenge sets, files) and, in the same run,
+two references on the same machine (wall time; CPU time of the generator is printed too,
+since a busy machine stretches wall time): drawing the same number of ``random.random()`` values as
+the generator makes choices for (about 100 per pair), and merely writing the same number of
+pre-made lines to the same kinds of files. It prints pairs/s and the ratios, so the figure is
+comparable across machines. Goal: 100,000 pairs in <= 30 s on one core.
+
+    python bench/kosynth.py [--size 100000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from companion.data.kosynth import generate_pairs, write_corpus
+
+
+def reference_random(n_calls: int) -> float:
+    rng = random.Random(0)
+    t = time.perf_counter()
+    x = 0.0
+    for _ in range(n_calls):
+        x += rng.random()
+    return time.perf_counter() - t
+
+
+def reference_write(lines: list[str], size: int, folder: Path) -> float:
+    t = time.perf_counter()
+    for name in ("train", "valid", "test"):
+        for ext in ("ko", "en", "align"):
+            with open(folder / f"{name}.{ext}", "w", encoding="utf-8", newline="\n") as f:
+                for i in range(size // 3):
+                    f.write(lines[i % len(lines)])
+                    f.write("\n")
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    sample = generate_pairs(200, args.seed)
+    lines = [p.en for p in sample] + [p.ko for p in sample]
+    with tempfile.TemporaryDirectory() as tmp:
+        t0, c0 = time.perf_counter(), time.process_time()
+        sheet = write_corpus(Path(tmp) / "corpus", args.size, args.seed)
+        t_gen, c_gen = time.perf_counter() - t0, time.process_time() - c0
+        t_write = reference_write(lines, args.size, Path(tmp))
+    t_rand = reference_random(100 * args.size)
+    test = sheet["splits"]["test"]
+    print(f"write_corpus: {args.size} pairs in {t_gen:.2f} s wall, {c_gen:.2f} s CPU = "
+          f"{args.size / t_gen:,.0f} pairs/s wall, {args.size / c_gen:,.0f} pairs per CPU second "
+          f"(goal: 100,000 in <= 30 s on one core, i.e. >= 3,333 pairs/s)")
+    print(f"reference: writing {args.size} pre-made lines x 3 files: {t_write:.2f} s "
+          f"-> generation costs {t_gen / t_write:.1f}x a plain write")
+    print(f"reference: {100 * args.size:,} random.random() calls: {t_rand:.2f} s "
+          f"-> generation costs {t_gen / t_rand:.2f}x that")
+    print(f"lexicon lemmas {sheet['lexicon_lemmas']}, test pairs {test['pairs']}, "
+          f"test pairs >= 30 English words {test['en_words_30_plus'] / test['pairs']:.1%}, "
+          f"longest {test['en_words_max']} words")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,979 @@
+"""Sentence generation: one tree, rendered as Korean and as English, with the gold alignment.
+
+A clause is a :class:`Clause` (predicate + arguments + adjuncts). Rendering walks it twice:
+Korean in SOV order with postpositions and head-final modifiers, English in SVO order with
+prepositions and head-initial modifiers. Korean words are :class:`K` objects (eojeols);
+every English word is emitted together with the K it translates, so the alignment falls out
+of the rendering: ``사과를`` <-> ``the apple``, ``먹지 않았다`` <-> ``did not eat``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from companion.data.kosynth import english as E
+from companion.data.kosynth import korean as KO
+from companion.data.kosynth.hangul import attach
+from companion.data.kosynth.lexicon import (ADJECTIVES, ADVERBS, GIVEN_NAME_LIST, NOUN_BY_KO,
+                                            NOUNS, SURNAME_LIST, VERBS, Adjective, Noun, Verb)
+
+
+def _pick(rng: random.Random, seq):
+    """``rng.choice(seq)`` with one ``random()`` call (faster; same determinism)."""
+    return seq[int(rng.random() * len(seq))]
+
+
+class K:
+    """One Korean eojeol; its text grows as particles and endings attach. ``index`` is its
+    position in the finished sentence (set by :func:`finish`; -1 before)."""
+
+    __slots__ = ("text", "index")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.index = -1
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"K({self.text!r})"
+
+
+#: an English word and the Korean eojeol(s) it is aligned to
+EnTok = list  # [word: str, k: K | tuple[K, ...] | None]
+
+
+@dataclass
+class NP:
+    """A noun phrase rendered in both languages; ``ko[-1]`` takes the case particle."""
+
+    ko: list
+    en: list
+    plural: bool = False
+    human: bool = False
+    name: bool = False
+    cls: str = ""
+    tags: set = field(default_factory=set)
+    prep: str = "in"
+
+
+@dataclass
+class Clause:
+    subj: NP | None
+    pred: Verb | Adjective
+    tense: str = "present"
+    neg: str | None = None  # None, "short", "long"
+    obj: NP | None = None
+    rec: NP | None = None
+    goal: NP | None = None
+    instr: NP | None = None
+    place: NP | None = None
+    time: tuple | None = None  # (ko words, en words, tense constraint)
+    manner: object | None = None
+    wh: str | None = None  # subj, obj, rec, goal, place, time, why
+    topic: bool = False
+    place_first: bool = False  # 공원에서 소년이 ... (place before the subject)
+    also: bool = False  # subject takes 도: "also" / "either" (negated)
+    only: bool = False  # object takes 만: "only"
+
+    @property
+    def adj(self) -> bool:
+        return isinstance(self.pred, Adjective)
+
+
+NATIVE_UNITS = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉")
+NATIVE_TENS = ("", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔")
+
+
+def native_numeral(n: int) -> str:
+    """Native Korean numeral in its form before a counter: 1 한, 2 두, 20 스무, 21 스물한."""
+    if not 1 <= n <= 99:
+        raise ValueError(f"native numerals run 1..99, not {n}")
+    tens, ones = divmod(n, 10)
+    if n == 20:
+        return "스무"
+    return NATIVE_TENS[tens] + NATIVE_UNITS[ones]
+
+
+#: time adverbials: Korean words, English words, allowed tenses
+TIMES = (
+    (("어제",), ("yesterday",), "past"),
+    (("오늘",), ("today",), "present past future progressive"),
+    (("내일",), ("tomorrow",), "future"),
+    (("지금",), ("now",), "present progressive"),
+    (("매일",), ("every", "day"), "present past"),
+    (("아침에",), ("in", "the", "morning"), "present past future"),
+    (("저녁에",), ("in", "the", "evening"), "present past future"),
+    (("오후에",), ("in", "the", "afternoon"), "present past future"),
+    (("밤에",), ("at", "night"), "present past future"),
+    (("주말에",), ("on", "the", "weekend"), "present past future"),
+    (("작년에",), ("last", "year"), "past"),
+    (("내년에",), ("next", "year"), "future"),
+    (("지난주에",), ("last", "week"), "past"),
+    (("다음", "주에"), ("next", "week"), "future"),
+    (("월요일에",), ("on", "Monday"), "present past future"),
+    (("화요일에",), ("on", "Tuesday"), "present past future"),
+    (("수요일에",), ("on", "Wednesday"), "present past future"),
+    (("목요일에",), ("on", "Thursday"), "present past future"),
+    (("금요일에",), ("on", "Friday"), "present past future"),
+    (("토요일에",), ("on", "Saturday"), "present past future"),
+    (("일요일에",), ("on", "Sunday"), "present past future"),
+)
+
+_ANIMATE = ("person", "animal")
+_TRANSITIVE = tuple(v for v in VERBS if v.frame == "T")
+_DYNAMIC_TRANSITIVE = tuple(v for v in _TRANSITIVE if not v.stative)
+_INTRANSITIVE = tuple(v for v in VERBS if v.frame == "I")
+_MOTION = tuple(v for v in VERBS if v.frame == "M")
+_DITRANSITIVE = tuple(v for v in VERBS if v.frame == "D")
+_RECIPIENT = tuple(v for v in VERBS if v.frame == "R")
+_KO_COUNT: dict[str, int] = {}
+for _v in VERBS:
+    _KO_COUNT[_v.ko] = _KO_COUNT.get(_v.ko, 0) + 1
+#: verbs whose English does not depend on the object (safe for 무엇을 questions)
+_WH_OBJ_OK = frozenset(v.ko for v in VERBS if _KO_COUNT[v.ko] == 1)
+_PERSON_ADJ = tuple(a for a in ADJECTIVES if a.person)
+_ALL_NOUNS = tuple(n for ns in NOUNS.values() for n in ns)
+
+
+def _can_subject(v: Verb, n: Noun) -> bool:
+    return n.ko in v.subj_only if v.subj_only else n.cls in v.subj
+
+
+_ADJ_KOS = [(a, frozenset(n.ko for n in a.nouns)) for a in ADJECTIVES]
+_ADJ_BY_NOUN = {n.ko: tuple(a for a, kos in _ADJ_KOS if n.ko in kos or (
+    a.person and n.cls == "person")) for n in _ALL_NOUNS}
+#: verbs that can take the noun as subject (relative clauses with a subject gap)
+_SUBJ_VERBS = {n.ko: tuple(v for v in _TRANSITIVE + _INTRANSITIVE if _can_subject(v, n))
+               for n in _ALL_NOUNS if n.cls in _ANIMATE}
+#: transitive verbs that can take the noun as object (object gap)
+_OBJ_KOS = [(v, frozenset(n.ko for n in v.objects)) for v in _TRANSITIVE]
+_OBJ_VERBS = {n.ko: tuple(v for v, kos in _OBJ_KOS if n.ko in kos) for n in _ALL_NOUNS}
+_PLACES = tuple(n for n in NOUNS["place"])
+
+
+class Generator:
+    """Draws sentences from one ``random.Random``; ``complexity`` scales modifiers/clauses."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.count_bias = 0.0  # raised to draw more counted NPs (the numbers challenge set)
+
+    # ------------------------------------------------------------------ noun phrases
+    def name_np(self) -> NP:
+        r = self.rng
+        s, g = _pick(r, SURNAME_LIST), _pick(r, GIVEN_NAME_LIST)
+        k = K(s.ko + g.ko)
+        return NP([k], [[s.en, k], [g.en, k]], human=True, name=True, cls="person",
+                  tags={"name"})
+
+    def noun_np(self, classes: tuple[str, ...], depth: int = 0, c: float = 0.3,
+                allow_count: bool = True, allow_rel: bool = True,
+                noun: Noun | None = None, allow_home: bool = False) -> NP:
+        """A common-noun phrase of one of ``classes``: [poss] [rel] [adj] N [num counter]."""
+        r = self.rng
+        if noun is None:
+            cls = _pick(r, classes)
+            noun = _pick(r, NOUNS[cls])
+            while noun.home and not allow_home:
+                noun = _pick(r, NOUNS[cls])
+        cls = noun.cls
+        human = cls == "person"
+        tags: set = set()
+        head = K(noun.ko)
+        pre_ko: list = []
+        det: list = []
+        plural = False
+        num_en: list = []
+        post_ko: list = []
+        if noun.home:
+            return NP([head], [["home", head]], cls=cls, tags=tags)
+        if noun.bare:  # math, soccer, noodles: no article, no modifiers
+            return NP([head], [[noun.en, head]], plural=noun.plural_only, cls=cls, tags=tags)
+        adjs = []
+        cands = _ADJ_BY_NOUN[noun.ko]
+        if cands and r.random() < c * 0.8:
+            adjs.append(_pick(r, cands))
+            if r.random() < c * 0.4:
+                a2 = _pick(r, cands)
+                if a2.ko != adjs[0].ko:
+                    adjs.append(a2)
+                    adjs.sort(key=lambda a: E.adjective_rank(a.en))  # "big red", not "red big"
+        want_rel = allow_rel and depth < 2 and r.random() < c * 0.6 and bool(
+            _SUBJ_VERBS.get(noun.ko) or _OBJ_VERBS[noun.ko])
+        counter = noun.counter
+        x = r.random()
+        if allow_count and counter and not noun.mass and not noun.plural_only and \
+                x < 0.18 + c * 0.1 + self.count_bias:
+            mode = "count"
+        elif noun.mass:
+            mode = "the"
+        elif x < 0.30:
+            mode = "plural" if cls in _ANIMATE and r.random() < 0.7 else "the"
+        elif x < 0.38 and not want_rel:
+            mode = "dem"
+        elif x < 0.46 and not want_rel and not noun.plural_only:
+            mode = "indef"
+        else:
+            mode = "the"
+        if noun.plural_only:
+            plural = True
+        num_en: list = []
+        counter_k = None
+        if mode == "count":
+            n = _pick(r, (1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 12, 20)) if r.random() < 0.6 \
+                else r.randint(2, 99)
+            plural = n > 1
+            tags.add("number")
+            if r.random() < 0.5:
+                counter_k = K(f"{n}{counter}")
+                post_ko = [counter_k]
+                num_en = [[str(n), counter_k]]
+                tags.add("digits")
+            else:
+                kn, counter_k = K(native_numeral(n)), K(counter)
+                post_ko = [kn, counter_k]
+                num_en = [[E.number_word(n), kn]]
+        elif mode == "plural":
+            plural = True
+            head.text += "들"
+            tags.add("plural")
+            det = [["the", head]]
+        elif mode == "dem":
+            dem = _pick(r, ("이", "저"))
+            kd = K(dem)
+            pre_ko.append(kd)
+            if cls in _ANIMATE and r.random() < 0.3:
+                plural = True
+                head.text += "들"
+                tags.add("plural")
+            word = {("이", False): "this", ("이", True): "these", ("저", False): "that",
+                    ("저", True): "those"}[dem, plural]
+            det = [[word, kd]]
+        elif mode == "indef":
+            ind = K(_pick(r, ("어떤", "한")))
+            pre_ko.append(ind)
+            first = adjs[0].en if adjs else noun.en
+            det = [[E.indefinite_article(first), ind]]
+            tags.add("indefinite")
+        else:
+            det = [["the", head]]
+        rel = self.relative(noun, depth + 1, c, plural) if want_rel else None
+        poss = None
+        if mode == "the" and rel is None and depth < 2 and cls != "person" and \
+                r.random() < c * 0.25:
+            poss = self.name_np() if r.random() < 0.5 else self.noun_np(
+                ("person",), depth=2, c=0.0, allow_count=False, allow_rel=False)
+            if poss.plural or len(poss.ko) > 1:
+                poss = self.name_np()
+            poss.ko[-1].text += "의"
+            poss.en[-1][0] += "'s"
+            det = []
+            tags.add("possessive")
+        # Korean: [poss] [rel] [dem/ind] [adj...] head [num counter]
+        ko = (poss.ko if poss else []) + (rel.ko if rel else []) + pre_ko
+        adj_pairs = []
+        for a in adjs:
+            ka = K(KO.adnominal(a.ko, adj=True, irr=a.irr or None))
+            ko.append(ka)
+            adj_pairs.append([a.en, ka])
+        if adjs:
+            tags.add("adjective")
+        ko.append(head)
+        ko.extend(post_ko)
+        # English: det [num] [adj...] noun [rel]
+        word = noun.plural if plural else noun.en
+        en = list(poss.en if poss else []) + det + num_en + adj_pairs
+        noun_al = (head, counter_k) if counter_k is not None and counter_k is not post_ko[0] \
+            else head
+        en.extend([w, noun_al] for w in word.split())
+        if rel:
+            en.extend(rel.en)
+            tags |= rel.tags
+        if poss:
+            tags |= poss.tags
+        np = NP(ko, en, plural=plural, human=human, cls=cls, tags=tags)
+        np.prep = noun.prep
+        return np
+
+    def subject_np(self, classes: tuple[str, ...], depth: int, c: float) -> NP:
+        """A person or animal NP; a quarter of the people are named (김민준)."""
+        if "person" in classes and self.rng.random() < 0.25:
+            return self.name_np()
+        return self.noun_np(classes, depth, c)
+
+    # ------------------------------------------------------------------ relative clauses
+    def relative(self, head: Noun, depth: int, c: float, plural_head: bool = False) -> NP:
+        """A relative clause modifying ``head``: returns an NP holding only the clause
+        (Korean before the head, English after it)."""
+        r = self.rng
+        cls = head.cls
+        subj_verbs = _SUBJ_VERBS.get(head.ko, ())
+        obj_verbs = _OBJ_VERBS[head.ko]
+        tense = _pick(r, ("present", "present", "past", "past", "future", "progressive"))
+        neg = r.random() < 0.12
+        if subj_verbs and (not obj_verbs or r.random() < 0.5):
+            v = _pick(r, subj_verbs)
+            if v.stative and tense == "progressive":
+                tense = "present"
+            clause = Clause(None, v, tense)
+            if v.frame == "T":
+                clause.obj = self.noun_np((), depth, c * 0.7, allow_rel=depth < 2,
+                                          noun=_pick(r, v.objects))
+            gap = "subj"
+        elif obj_verbs:
+            v = _pick(r, obj_verbs)
+            if v.stative and tense == "progressive":
+                tense = "present"
+            clause = Clause(self.verb_subject(v, 2, c * 0.5), v, tense)
+            gap = "obj"
+        else:
+            raise LookupError(cls)
+        if r.random() < c * 0.3:
+            clause.place = self.place_np(c * 0.5)
+        if neg:
+            clause.neg = "long"
+            if tense == "progressive":  # 먹지 않는 = "who does not eat"
+                tense = clause.tense = "present"
+        ko, _ = self.ko_args(clause, in_relative=True)
+        group = KO.adnominal_group(v.ko, tense, negation=neg, irr=v.irr or None)
+        vks = [K(w) for w, _ in group]
+        ko.extend(vks)
+        roles = {role: k for k, (_, role) in zip(vks, group)}
+        pron = "who" if cls == "person" else "that"
+        last = vks[-1]
+        en = [[pron, last]]
+        if gap == "obj":
+            en.extend(clause.subj.en)
+            plural = clause.subj.plural
+        else:
+            plural = plural_head
+        en.extend(self.en_verb(clause, roles, last, plural=plural))
+        en.extend(self.en_args(clause))
+        tags = {"relative"} | _tense_tags(tense) | ({"negation"} if neg else set())
+        for np in (clause.subj, clause.obj, clause.place):
+            if np is not None:
+                tags |= np.tags
+        return NP(ko, en, tags=tags)
+
+    def place_np(self, c: float) -> NP:
+        return self.noun_np(("place",), depth=2, c=c, allow_count=False, allow_rel=False,
+                            allow_home=True)
+
+    # ------------------------------------------------------------------ clause rendering
+    def ko_args(self, cl: Clause, in_relative: bool = False) -> tuple[list, None]:
+        # returns (tokens, None): the second slot is kept for symmetry with ko_predicate
+        """Korean tokens of a clause's arguments and adjuncts, before the predicate."""
+        ko: list = []
+        if cl.time is not None:
+            ko.extend(cl.time[0])
+        place_first = cl.place_first and cl.place is not None and cl.wh != "place"
+        if place_first:
+            cl.place.ko[-1].text += "에서"
+            ko.extend(cl.place.ko)
+        if cl.subj is not None:
+            part = "은/는" if cl.topic and not in_relative else "이/가"
+            if cl.wh == "subj":
+                cl.subj.ko[-1].text = "누가"
+            elif cl.also:
+                cl.subj.ko[-1].text += "도"
+            else:
+                cl.subj.ko[-1].text = attach(cl.subj.ko[-1].text, part)
+            ko.extend(cl.subj.ko)
+        if cl.wh in ("time", "why"):
+            ko.append(cl.wh_k)
+        if cl.place is not None and not place_first:
+            if cl.wh == "place":
+                cl.place.ko[-1].text = "어디에서"
+            else:
+                cl.place.ko[-1].text += "에서"
+            ko.extend(cl.place.ko)
+        if cl.rec is not None:
+            if cl.wh == "rec":
+                cl.rec.ko[-1].text = "누구에게"
+            else:
+                cl.rec.ko[-1].text += "에게"
+            ko.extend(cl.rec.ko)
+        if cl.goal is not None:
+            cl.goal.ko[-1].text = "어디에" if cl.wh == "goal" else cl.goal.ko[-1].text + "에"
+            ko.extend(cl.goal.ko)
+        if cl.obj is not None:
+            if cl.wh == "obj":
+                cl.obj.ko[-1].text = "누구를" if cl.obj.human else "무엇을"
+            elif cl.only:
+                cl.obj.ko[-1].text += "만"
+            else:
+                cl.obj.ko[-1].text = attach(cl.obj.ko[-1].text, "을/를")
+            ko.extend(cl.obj.ko)
+        if cl.instr is not None:
+            cl.instr.ko[-1].text = attach(cl.instr.ko[-1].text, "(으)로")
+            ko.extend(cl.instr.ko)
+        if cl.manner is not None:
+            ko.append(cl.manner_k)
+        return ko, None
+
+    def en_verb(self, cl: Clause, roles: dict, last: K, *, plural: bool,
+                question: bool = False, tense: str | None = None) -> list:
+        """English verb group of a statement (questions invert in :meth:`render_clause`),
+        each word aligned to the Korean token of its role (V, NEG, AUX)."""
+        before, after = E.verb_phrase(cl.pred.en, tense or cl.tense, plural_subject=plural,
+                                      negated=cl.neg is not None, question=question,
+                                      adjective=cl.adj)
+        out = [[w, self._role_k(role, roles, last)] for w, role in before + after]
+        if cl.also and cl.neg is None:  # "also eats", "will also eat", "is also hot"
+            at = 1 if out[0][0] in ("will", "is", "are", "was", "were") else 0
+            out.insert(at, ["also", cl.subj.ko[-1]])
+        return out
+
+    @staticmethod
+    def _role_k(role: str, roles: dict, last: K) -> K:
+        if role == "V":
+            return roles["V"]
+        if role == "NEG":
+            return roles.get("NEG", last)
+        return roles.get("AUX", last)
+
+    def en_args(self, cl: Clause) -> list:
+        """English words after the verb: object, recipient, goal, instrument, manner,
+        place, time (the wh-questioned one left out)."""
+        en: list = []
+        v = cl.pred
+        if cl.obj is not None and cl.wh != "obj":
+            if cl.only:
+                en.append(["only", cl.obj.ko[-1]])
+            en.extend(cl.obj.en)
+        if cl.rec is not None:
+            k = cl.rec.ko[-1]
+            if v.prep:  # "to the girl"; stranded in questions: "Who ... give it to?"
+                en.append([v.prep, k])
+            if cl.wh != "rec":
+                en.extend(cl.rec.en)
+        if cl.goal is not None and cl.wh != "goal":
+            home = cl.goal.cls == "place" and cl.goal.en[-1][0] == "home" and len(cl.goal.en) == 1
+            if not home:
+                en.append([v.prep, cl.goal.ko[-1]])
+            en.extend(cl.goal.en)
+        if cl.instr is not None:
+            k = cl.instr.ko[-1]
+            if cl.instr.cls == "vehicle":  # "by bus": no article
+                en.append(["by", k])
+                en.extend([w, k] for w, _ in cl.instr.en)
+            else:
+                en.append(["with", k])
+                en.extend(cl.instr.en)
+        if cl.manner is not None:
+            en.extend([w, cl.manner_k] for w in cl.manner.en.split())
+        if cl.place is not None and cl.wh != "place":
+            en.extend(self._place_en(cl.place))
+        if cl.time is not None:
+            en.extend(cl.time[1])
+        if cl.also and cl.neg is not None:  # 소년도 안 먹는다: "... does not eat ... either"
+            en.append(["either", cl.subj.ko[-1]])
+        return en
+
+    @staticmethod
+    def _place_en(np: NP) -> list:
+        k = np.ko[-1]
+        if len(np.en) == 1 and np.en[0][0] == "home":
+            return [["at", k], ["home", k]]
+        return [[np.prep, k]] + np.en
+
+    # ------------------------------------------------------------------ clause choice
+    def verb_subject(self, v: Verb, depth: int, c: float) -> NP:
+        """A subject the verb accepts: a person (often a name), an animal, or one of the
+        nouns it is restricted to (날다 -> birds)."""
+        r = self.rng
+        if v.subj_only:
+            return self.noun_np((), depth, c, noun=NOUN_BY_KO[_pick(r, v.subj_only)])
+        person = "person" in v.subj and (len(v.subj) == 1 or r.random() < 0.75)
+        return self.subject_np(("person",) if person else ("animal",), depth, c)
+
+    def make_clause(self, c: float, *, tense: str, wh: str | None = None,
+                    topic: bool = False) -> Clause:
+        """Draw a clause: a verb with its arguments, or an adjective predicate, plus
+        optional place, time and manner adjuncts. ``wh`` reserves a questioned slot."""
+        r = self.rng
+        kind = r.random()
+        if wh in ("obj",):
+            kind = 0.3
+        elif wh == "rec":
+            kind = 0.95 if r.random() < 0.6 else 0.8
+        elif wh == "goal":
+            kind = 0.7
+        elif wh == "place" and kind < 0.15:
+            kind = 0.3
+        if kind < 0.15 and tense != "progressive":
+            if wh == "subj":
+                adj = _pick(r, _PERSON_ADJ)
+                subj = self.name_np()
+            else:
+                adj = _pick(r, ADJECTIVES)
+                if adj.person and r.random() < 0.5:
+                    subj = self.subject_np(("person",), 0, c)
+                else:
+                    subj = self.noun_np((), 0, c, noun=_pick(r, adj.nouns))
+            cl = Clause(subj, adj, tense)
+        elif kind < 0.55:
+            pool = _DYNAMIC_TRANSITIVE if tense == "progressive" else _TRANSITIVE
+            v = _pick(r, pool)
+            while (wh == "obj" and v.ko not in _WH_OBJ_OK) or (
+                    wh == "subj" and "person" not in v.subj):
+                v = _pick(r, pool)
+            cl = Clause(self.verb_subject(v, 0, c), v, tense)
+            cl.obj = self.noun_np((), 0, c, noun=_pick(r, v.objects))
+            if v.instr and r.random() < 0.15 + c * 0.2:
+                cl.instr = self.noun_np((), 1, c * 0.5, allow_count=False, allow_rel=False,
+                                        noun=_pick(r, v.instr))
+        elif kind < 0.68:
+            v = _pick(r, _INTRANSITIVE)
+            while wh == "subj" and "person" not in v.subj:
+                v = _pick(r, _INTRANSITIVE)
+            cl = Clause(self.verb_subject(v, 0, c), v, tense)
+        elif kind < 0.80:
+            v = _pick(r, _MOTION)
+            while wh == "goal" and v.en.endswith("back"):  # not "Where does he go back?"
+                v = _pick(r, _MOTION)
+            cl = Clause(self.verb_subject(v, 0, c), v, tense)
+            goal = _pick(r, _PLACES)
+            if wh == "goal":
+                goal = _pick(r, _PLACES[:3])
+            cl.goal = self.noun_np(("place",), 1, c * 0.7, allow_count=False, noun=goal)
+            if v.instr and r.random() < 0.25:
+                veh = _pick(r, v.instr)
+                k = K(veh.ko)
+                cl.instr = NP([k], [[veh.en, k]], cls="vehicle")
+        elif kind < 0.9:
+            v = _pick(r, _DITRANSITIVE)
+            cl = Clause(self.verb_subject(v, 0, c), v, tense)
+            cl.rec = self.subject_np(("person",), 1, c * 0.7)
+            cl.obj = self.noun_np((), 1, c, noun=_pick(r, v.objects))
+        else:
+            v = _pick(r, _RECIPIENT)
+            cl = Clause(self.verb_subject(v, 0, c), v, tense)
+            rec = _pick(r, v.objects)
+            if rec.cls == "person" or wh == "rec":
+                cl.rec = self.subject_np(("person",), 1, c * 0.7)
+            else:
+                cl.rec = self.noun_np((), 1, c * 0.7, noun=rec)
+        # adjuncts (none beside a stranded preposition: "Who ... get angry at?")
+        if wh == "rec":
+            pass
+        elif not cl.adj and cl.goal is None and wh != "place" and r.random() < 0.15 + c * 0.4:
+            cl.place = self.place_np(c)
+        elif wh == "place":
+            cl.place = self.place_np(0.0)
+        if cl.place is not None and wh is None and r.random() < 0.3:
+            cl.place_first = True
+        if wh not in ("time", "rec") and r.random() < 0.15 + c * 0.4:
+            opts = [t for t in TIMES if tense in t[2]]
+            if r.random() < 0.2 and tense != "progressive":
+                hour = r.randint(1, 12)
+                kt = K(f"{hour}시에")
+                cl.time = ([kt], [["at", kt], [str(hour), kt], ["o'clock", kt]], "")
+                cl.subj.tags |= {"digits", "number"}
+            elif opts:
+                t = _pick(r, opts)
+                ks = [K(w) for w in t[0]]
+                if len(ks) > 1:  # 다음 주에: next <-> 다음, week <-> 주에
+                    cl.time = (ks, [[t[1][0], ks[0]], [t[1][1], ks[1]]], t[2])
+                else:
+                    cl.time = (ks, [[w, ks[0]] for w in t[1]], t[2])
+        if not cl.adj and not cl.pred.stative and r.random() < c * 0.3:
+            cl.manner = _pick(r, ADVERBS)
+            cl.manner_k = K(cl.manner.ko)
+        cl.wh = wh
+        cl.topic = topic
+        if wh in ("time", "why"):
+            cl.wh_k = K("언제" if wh == "time" else "왜")
+        return cl
+
+
+def _tense_tags(tense: str) -> set:
+    return {tense}
+
+
+# ---------------------------------------------------------------------- sentence trees
+@dataclass
+class Sub:
+    """Subordination: ``sub`` is an adverbial clause (because/when/if) of ``main``."""
+
+    kind: str
+    sub: object
+    main: object
+
+
+@dataclass
+class Coord:
+    """Coordination with -고 (and) or -지만 (but)."""
+
+    kind: str
+    left: object
+    right: object
+
+
+_CONJ_EN = {"because": "because", "when": "when", "if": "if", "and": "and", "but": "but"}
+_WH_EN = {"subj": "who", "rec": "who", "goal": "where", "place": "where", "time": "when",
+          "why": "why"}
+
+
+def _neg_kind(cl: Clause) -> str | None:
+    """Short negation (안 먹는다) only where natural: not before compounds (공부하다,
+    산책시키다, 춤추다), not with the progressive; those take V-지 않다."""
+    if cl.neg == "short" and (cl.tense == "progressive"
+                              or not KO.short_negation_ok(cl.pred.ko)):
+        return "long"
+    return cl.neg
+
+
+def ko_predicate(cl: Clause, form: tuple) -> tuple[list, dict]:
+    """The clause's predicate as K tokens + role map; ``form`` is ("final", level, question)
+    or ("conn", kind)."""
+    p = cl.pred
+    irr = p.irr or None
+    neg = _neg_kind(cl)
+    if form[0] == "final":
+        group = KO.verb_group(p.ko, form[1], cl.tense, question=form[2], negation=neg,
+                              adj=cl.adj, irr=irr)
+        ks = [K(w) for w, _ in group]
+        return ks, {role: k for k, (_, role) in zip(ks, group)}
+    kind = form[1]
+    tense = "past" if cl.tense == "past" else "present"
+    if cl.tense == "progressive" and neg is not None:  # 먹지 않고 있지만
+        head = [(KO.stem(p.ko) + "지", "V"), ("않고", "NEG")]
+        tail = KO.connective("있다", kind, "present")
+        tail_role = "AUX"
+    elif cl.tense == "progressive":
+        head = [(KO.stem(p.ko) + "고", "V")]
+        tail = KO.connective("있다", kind, "present")
+        tail_role = "AUX"
+    elif neg == "long":
+        head = [(KO.stem(p.ko) + "지", "V")]
+        tail = KO.connective("않다", kind, tense, adj=cl.adj)
+        tail_role = "NEG"
+    else:
+        head = [("안", "NEG")] if neg == "short" else []
+        tail = KO.connective(p.ko, kind, tense, adj=cl.adj, irr=irr)
+        tail_role = "V"
+    words = tail.split(" ")
+    group = head + [(words[0], tail_role)] + [(w, "CONJ") for w in words[1:]]
+    ks = [K(w) for w, _ in group]
+    roles = {role: k for k, (_, role) in zip(ks, group)}
+    roles.setdefault("CONJ", ks[-1])
+    return ks, roles
+
+
+class SentenceBuilder(Generator):
+    """Adds clause rendering in context, coordination/subordination and whole sentences."""
+
+    def wh_np(self, human: bool, cls: str = "") -> NP:
+        return NP([K("?")], [], human=human, cls=cls)
+
+    def render_clause(self, cl: Clause, form: tuple) -> tuple[list, list, K]:
+        ko, _ = self.ko_args(cl)
+        pks, roles = ko_predicate(cl, form)
+        ko.extend(pks)
+        last = pks[-1] if form[0] == "final" else roles.get("V", pks[-1])
+        if form[0] == "conn" and "CONJ" in roles and roles["CONJ"] is not pks[0]:
+            last = [k for k in pks if k is not roles["CONJ"]][-1]
+        question = form[0] == "final" and form[2]
+        en: list = []
+        plural = cl.subj.plural if cl.subj is not None else False
+        if cl.wh is None and not question:
+            en.extend(cl.subj.en)
+            en.extend(self.en_verb(cl, roles, last, plural=plural))
+        elif cl.wh == "subj":
+            en.append(["who", cl.subj.ko[-1]])
+            en.extend(self.en_verb(cl, roles, last, plural=False))
+        else:
+            before, after = E.verb_phrase(cl.pred.en, cl.tense, plural_subject=plural,
+                                          negated=cl.neg is not None, question=True,
+                                          adjective=cl.adj)
+            if cl.wh is not None:
+                wk = {"obj": cl.obj, "rec": cl.rec, "goal": cl.goal, "place": cl.place}
+                if cl.wh in wk:
+                    k = wk[cl.wh].ko[-1]
+                    word = "who" if cl.wh == "rec" or (cl.wh == "obj" and cl.obj.human) \
+                        else ("what" if cl.wh == "obj" else "where")
+                else:
+                    k, word = cl.wh_k, _WH_EN[cl.wh]
+                en.append([word, k])
+            en.extend([w, self._role_k(r, roles, last)] for w, r in before)
+            en.extend(cl.subj.en)
+            en.extend([w, self._role_k(r, roles, last)] for w, r in after)
+        en.extend(self.en_args(cl))
+        return ko, en, roles.get("CONJ")
+
+    def render(self, node, form: tuple) -> tuple[list, list, K | None]:
+        if isinstance(node, Clause):
+            return self.render_clause(node, form)
+        if isinstance(node, Sub):
+            s_ko, s_en, s_conj = self.render(node.sub, ("conn", node.kind))
+            m_ko, m_en, m_conj = self.render(node.main, form)
+            return s_ko + m_ko, m_en + [[_CONJ_EN[node.kind], s_conj]] + s_en, m_conj
+        l_ko, l_en, l_conj = self.render(node.left, ("conn", node.kind))
+        r_ko, r_en, r_conj = self.render(node.right, form)
+        l_en[-1] = [l_en[-1][0] + ",", l_en[-1][1]]
+        return l_ko + r_ko, l_en + [[_CONJ_EN[node.kind], l_conj]] + r_en, r_conj
+
+    # ------------------------------------------------------------------ trees
+    def sub_tense(self, kind: str, main_tense: str) -> str:
+        if kind == "because":
+            if main_tense == "present" and self.rng.random() < 0.2:
+                return "progressive"
+            return main_tense if main_tense in ("present", "past") else "present"
+        if kind == "when":
+            return "past" if main_tense == "past" else "present"
+        return "present"  # if
+
+    def clause(self, c: float, tense: str, *, topic: bool, time: bool = True,
+               neg_p: float = 0.2) -> Clause:
+        rng = self.rng
+        cl = self.make_clause(c, tense=tense, topic=topic)
+        if not time:
+            cl.time = None
+        if rng.random() < neg_p:
+            cl.neg = "short" if rng.random() < 0.5 and not cl.adj else "long"
+        if cl.obj is not None and rng.random() < 0.06:  # 사과와 배를 -> the apple and the pear
+            other = self.noun_np((), 1, c * 0.4, allow_rel=False,
+                                 noun=_pick(rng, cl.pred.objects))
+            if other.en[-1][0] != cl.obj.en[-1][0]:
+                cl.obj = coordinate_nps(cl.obj, other)
+        if cl.subj is not None and cl.subj.cls in _ANIMATE and rng.random() < 0.05:
+            other = self.subject_np((cl.subj.cls,), 1, c * 0.4)
+            if other.en[-1][0] != cl.subj.en[-1][0]:
+                cl.subj = coordinate_nps(cl.subj, other)
+        x = rng.random()
+        if x < 0.04 and cl.subj is not None:
+            cl.also = True
+        elif x < 0.08 and cl.obj is not None and cl.neg is None:
+            cl.only = True
+        return cl
+
+    def tree(self, c: float, tense: str, depth: int, topic_ok: bool = True, final: bool = True):
+        """A clause, a Sub (adverbial clause + main clause), or at depth 2 a Coord of two
+        such subtrees (nesting depth 2)."""
+        r = self.rng
+        x = r.random()
+        if depth <= 0 or x < 1.0 - c:
+            return self.clause(c, tense, topic=topic_ok and r.random() < 0.5, time=final)
+        if depth == 1 or x < 1.0 - c * 0.6:
+            kind = _pick(r, ("because", "when", "if") if tense in ("present", "future")
+                            else ("because", "when"))
+            if kind == "if" and tense == "present" and r.random() < 0.5:
+                tense = "future"
+            if kind == "when" and tense == "progressive":
+                kind = "because"
+            st = self.sub_tense(kind, tense)
+            sub = self.clause(c * 0.8, st, topic=False, time=False)
+            main = self.clause(c * 0.8, tense, topic=topic_ok and r.random() < 0.5, time=final)
+            return Sub(kind, sub, main)
+        kind = "and" if tense == "future" or r.random() < 0.6 else "but"
+        left = self.tree(c * 0.9, tense, 1, topic_ok, final=False)
+        right = self.tree(c * 0.9, tense, 1, topic_ok, final)
+        return Coord(kind, left, right)
+
+
+def coordinate_nps(a: NP, b: NP) -> NP:
+    """NP coordination with 와/과: 소년과 소녀 -> "the boy and the girl" (plural)."""
+    a.ko[-1].text = attach(a.ko[-1].text, "와/과")
+    return NP(a.ko + b.ko, a.en + [["and", a.ko[-1]]] + b.en, plural=True,
+              human=a.human and b.human, cls=a.cls, tags=a.tags | b.tags | {"np_coordination"})
+
+
+def node_tags(node) -> set:
+    """Phenomenon tags of a tree: tenses, negation, subordination, coordination, NP tags."""
+    tags: set = set()
+    if isinstance(node, Clause):
+        tags.add(node.tense)
+        if node.neg:
+            tags.add("negation")
+        if node.adj:
+            tags.add("adjective_predicate")
+        if node.rec is not None:
+            tags.add("ditransitive")
+        if node.goal is not None:
+            tags.add("motion")
+        if node.time is not None:
+            tags.add("time")
+        if node.place is not None:
+            tags.add("place")
+        if node.also:
+            tags.add("also")
+        if node.only:
+            tags.add("only")
+        for np in (node.subj, node.obj, node.rec, node.goal, node.place, node.instr):
+            if np is not None:
+                tags |= np.tags
+        return tags
+    if isinstance(node, Sub):
+        tags |= {"subordination", node.kind}
+        return tags | node_tags(node.sub) | node_tags(node.main)
+    return tags | {"coordination", node.kind} | node_tags(node.left) | node_tags(node.right)
+
+
+def depth_of(node) -> int:
+    if isinstance(node, Clause):
+        return 0
+    if isinstance(node, Sub):
+        return 1 + max(depth_of(node.sub), depth_of(node.main))
+    return 1 + max(depth_of(node.left), depth_of(node.right))
+
+
+_WH_KINDS = ("subj", "obj", "obj", "rec", "goal", "place", "time", "why")
+_TENSE_WEIGHTS = ("present",) * 4 + ("past",) * 3 + ("future",) * 2 + ("progressive",) * 2
+
+
+def sample_complexity(rng: random.Random) -> float:
+    """How rich a sentence is (0..1): most are short, a long tail is long."""
+    u = rng.random()
+    if u < 0.55:
+        return 0.05 + 0.35 * rng.random()
+    if u < 0.85:
+        return 0.4 + 0.3 * rng.random()
+    return 0.7 + 0.3 * rng.random()
+
+
+class Sentence:
+    """A finished pair: Korean eojeols, English words, alignment and tags."""
+
+    __slots__ = ("ko", "en", "align", "tags", "refs")
+
+    def __init__(self, ko: list, en: list, align: tuple, tags: frozenset,
+                 refs: tuple = ()) -> None:
+        self.ko, self.en, self.align, self.tags, self.refs = ko, en, align, tags, refs
+
+
+#: English verbs that also take the double-object frame ("gives the girl the book")
+DOUBLE_OBJECT = frozenset("give send show lend sell teach pass toss read".split())
+
+
+def double_object_refs(tree, en: list, question: bool) -> tuple[str, ...]:
+    """Extra reference for a one-clause ditransitive statement: "V the girl the book" next to
+    the canonical "V the book to the girl"."""
+    if not isinstance(tree, Clause) or question or tree.rec is None or tree.wh is not None \
+            or tree.pred.en not in DOUBLE_OBJECT or not tree.obj.en or not tree.rec.en:
+        return ()
+    ids = [id(t) for t in en]
+    try:
+        a = ids.index(id(tree.obj.en[0]))
+        r = ids.index(id(tree.rec.en[0]))
+    except ValueError:
+        return ()
+    if r != a + len(tree.obj.en) + 1:  # obj, "to", rec must be adjacent
+        return ()
+    end = r + len(tree.rec.en)
+    words = [t[0] for t in en[:a] + en[r:end] + en[a:r - 1] + en[end:]]
+    words = [w for word in words for w in word.split(" ")]
+    words[0] = words[0][0].upper() + words[0][1:]
+    return (" ".join(words) + ".",)
+
+
+def finish(ko: list, en: list, question: bool) -> tuple[list[str], list[str], tuple]:
+    """Punctuate, capitalise and turn K identities into Pharaoh index pairs."""
+    mark = "?" if question else "."
+    words: list[str] = []
+    links = set()
+    for k in ko:
+        k.index = -1
+    for i, k in enumerate(ko):
+        k.index = i
+    for word, al in en:
+        for w in word.split(" "):  # "social studies" -> two words, same links
+            j = len(words)
+            words.append(w)
+            if type(al) is K:
+                if al.index < 0:
+                    raise KeyError(al.text)
+                links.add((al.index, j))
+            elif al is not None:
+                for k in al:
+                    if k.index < 0:
+                        raise KeyError(k.text)
+                    links.add((k.index, j))
+    ko[-1].text += mark
+    words[-1] += mark
+    words[0] = words[0][0].upper() + words[0][1:]
+    return [k.text for k in ko], words, tuple(sorted(links))
+
+
+def make_sentence(b: SentenceBuilder, require: str | None = None) -> Sentence:
+    """One sentence pair from builder ``b``; ``require`` biases toward a phenomenon."""
+    r = b.rng
+    level = _pick(r, KO.LEVELS)
+    c = sample_complexity(r)
+    tense = _pick(r, _TENSE_WEIGHTS)
+    b.count_bias = 0.3 if require == "number" else 0.0
+    if require == "long":
+        c = 0.9 + 0.1 * r.random()
+    elif require == "relative":
+        c = max(c, 0.5)
+    elif require == "tense":
+        tense = _pick(r, ("past", "future", "progressive"))
+    if (require is None and r.random() < 0.03) or (require == "number" and r.random() < 0.1):
+        return age_sentence(b, level, tense)
+    question = require == "wh" or (require is None and r.random() < 0.15 and c < 0.7)
+    if question:
+        wh = _pick(r, _WH_KINDS) if (require == "wh" or r.random() < 0.5) else None
+        cl = b.make_clause(min(c, 0.5), tense=tense, wh=wh, topic=r.random() < 0.5
+                           and wh != "subj")
+        if wh == "subj":
+            cl.subj = b.wh_np(True, "person")
+            cl.topic = False
+        elif wh == "obj":
+            cl.obj = b.wh_np(cl.obj.human, cl.obj.cls)
+        elif wh == "rec":
+            cl.rec = b.wh_np(True, "person")
+        elif wh in ("goal", "place"):
+            setattr(cl, wh, b.wh_np(False, "place"))
+        tree = cl
+    else:
+        depth = 2 if c > 0.55 else 1
+        tree = b.tree(c, tense, depth)
+        if require == "negation" and isinstance(tree, Clause) and tree.neg is None:
+            tree.neg = "long" if tree.adj or r.random() < 0.5 else "short"
+    ko, en, _ = b.render(tree, ("final", level, question))
+    refs = double_object_refs(tree, en, question)
+    ko_words, en_words, align = finish(ko, en, question)
+    tags = node_tags(tree) | {level}
+    if question:
+        tags.add("question")
+        if isinstance(tree, Clause) and tree.wh:
+            tags.add("wh")
+    if depth_of(tree) >= 2:
+        tags.add("nested")
+    if len(en_words) >= 40:
+        tags.add("long")
+    return Sentence(ko_words, en_words, align, frozenset(tags), refs)
+
+
+def age_sentence(b: SentenceBuilder, level: str, tense: str) -> Sentence:
+    """Ages with the counter 살: 소년은 스무 살이다 / 20살이다 -> "The boy is twenty (20) years
+    old."; 몇 살이니? -> "How old is the boy?"."""
+    r = b.rng
+    tense = "past" if tense == "past" else "present"
+    subj = b.subject_np(("person",), 1, 0.3)
+    if subj.plural or len(subj.ko) > 2:
+        subj = b.name_np()
+    question = r.random() < 0.2
+    subj.ko[-1].text = attach(subj.ko[-1].text, "은/는" if r.random() < 0.6 else "이/가")
+    be = E.be_form(tense, False)
+    tags = {"number", "age", tense, level}
+    if question:
+        kn = K("몇")
+        kc = K(KO.copula("살", level, tense, True))
+        en = [["how", kn], ["old", kc], [be, kc]] + subj.en
+        tags |= {"question", "wh"}
+    else:
+        n = r.randint(1, 99)
+        if r.random() < 0.5:
+            kn = K(native_numeral(n))
+            kc = K(KO.copula("살", level, tense))
+            num = [E.number_word(n), kn]
+        else:
+            kc = K(KO.copula(f"{n}살", level, tense))
+            kn = None
+            num = [str(n), kc]
+            tags.add("digits")
+        en = subj.en + [[be, kc], num, ["year" if n == 1 else "years", kc], ["old", kc]]
+    ko = subj.ko + ([kn] if kn is not None else []) + [kc]
+    ko_words, en_words, align = finish(ko, en, question)
+    return Sentence(ko_words, en_words, align, frozenset(tags | subj.tags))
