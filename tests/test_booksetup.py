@@ -21,3 +21,14 @@ def test_latex_codec_works_after_the_repair():
         codecs.lookup("companion-no-such-codec")
     assert codecs.decode("Gers and J{\\\"u}rgen", "ulatex") == "Gers and J{ü}rgen"
     assert unregister_future_typing_codec() is False
+
+
+def test_hangul_fonts_are_copied_for_the_stylesheet(tmp_path):
+    from companion.booksetup import STATIC, copy_hangul_fonts
+
+    written = copy_hangul_fonts(tmp_path)
+    assert [p.name for p in written] == ["NanumGothic.ttf", "NanumGothicBold.ttf"]
+    assert all(p.stat().st_size > 1_000_000 for p in written)
+    css = (STATIC / "hangul.css").read_text(encoding="utf-8")
+    for p in written:
+        assert f'url("fonts/{p.name}")' in css

@@ -1,7 +1,8 @@
 """Headless Chromium opens every page of the built book, as a reader would.
 
 For each page the harness (browser_harness.html) reports whether MathJax rendered the page's math
-(``mjx-container`` elements, no ``mjx-merror``) and whether every image loaded. A screenshot of
+(``mjx-container`` elements, no ``mjx-merror``), whether every image loaded, and whether Korean
+text got the offline Hangul font. A screenshot of
 each page is kept in ``_build/screenshots/`` for a person to look at.
 """
 
@@ -67,6 +68,8 @@ def test_page_renders_math_and_images(built_book, page):
         assert report["mjx_containers"] > 0, f"{page.name}: math present but MathJax rendered none"
     assert report["mjx_errors"] == 0, f"{page.name}: MathJax reported {report['mjx_errors']} errors"
     assert not report["broken_images"], f"{page.name}: images did not load: {report['broken_images']}"
+    if report["has_hangul"]:
+        assert report["hangul_font_loaded"], f"{page.name}: Korean text but the Hangul web font did not load"
     SHOTS.mkdir(parents=True, exist_ok=True)
     shot = SHOTS / f"{page.stem}.png"
     run_chromium("--window-size=1280,1600", "--virtual-time-budget=15000", f"--screenshot={shot}", page.as_uri())
