@@ -1,0 +1,106 @@
+"""Figures about decoding and evaluation: BLEU by source length, search settings compared,
+validation perplexity curves of several runs.
+
+Each function takes an optional matplotlib ``ax`` and returns it; nothing calls ``plt.show()``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.errors import DataError
+
+
+def _axes(ax):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(6.4, 3.6))
+    return ax
+
+
+def _bucket_label(bucket: tuple[float, float]) -> str:
+    lo, hi = bucket
+    return f"{int(lo)}+" if math.isinf(hi) else f"{int(lo)}-{int(hi) - 1}"
+
+
+def plot_bleu_by_length(
+    results: Mapping[str, Sequence[tuple[tuple[float, float], int, float]]],
+    ax: Any = None,
+    *,
+    unit: str = "source tokens",
+) -> Any:
+    """Grouped bars of BLEU per source-length bucket, one colour per model.
+
+    ``results`` maps a model name to :func:`companion.evaluate.bleu_by_length` rows; every
+    model must use the same buckets. The number of sentences of each bucket is written under
+    its label.
+    """
+    if not results:
+        raise DataError("plot_bleu_by_length: no results to plot")
+    names = list(results)
+    buckets = [row[0] for row in results[names[0]]]
+    for name in names[1:]:
+        if [row[0] for row in results[name]] != buckets:
+            raise DataError(f"plot_bleu_by_length: {name!r} uses different buckets from {names[0]!r}")
+    ax = _axes(ax)
+    width = 0.8 / len(names)
+    for j, name in enumerate(names):
+        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(buckets))]
+        ys = [0.0 if math.isnan(row[2]) else row[2] for row in results[name]]
+        ax.bar(xs, ys, width=width, label=name)
+    counts = [row[1] for row in results[names[0]]]
+    ax.set_xticks(range(len(buckets)))
+    ax.set_xticklabels([f"{_bucket_label(b)}\n(n={n})" for b, n in zip(buckets, counts)])
+    ax.set_xlabel(f"source length ({unit})")
+    ax.set_ylabel("BLEU")
+    ax.legend(frameon=False)
+    return ax
+
+
+def plot_search_settings(rows: Sequence[Mapping[str, Any]], ax: Any = None) -> Any:
+    """BLEU (left axis, bars) and mean output length relative to the references (right axis,
+    dots) for each decoding setting; ``rows`` hold ``setting``, ``BLEU`` and ``len_ratio``."""
+    if not rows:
+        raise DataError("plot_search_settings: no rows to plot")
+    for key in ("setting", "BLEU", "len_ratio"):
+        if key not in rows[0]:
+            raise DataError(f"plot_search_settings: rows need a {key!r} entry")
+    ax = _axes(ax)
+    xs = range(len(rows))
+    ax.bar(xs, [r["BLEU"] for r in rows], color="tab:blue", alpha=0.8)
+    ax.set_ylabel("BLEU", color="tab:blue")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([r["setting"] for r in rows], rotation=30, ha="right")
+    twin = ax.twinx()
+    twin.plot(list(xs), [r["len_ratio"] for r in rows], "o", color="tab:red")
+    twin.axhline(1.0, color="tab:red", lw=0.8, ls=":")
+    twin.set_ylabel("output length / reference length", color="tab:red")
+    return ax
+
+
+def plot_valid_curves(
+    histories: Mapping[str, Sequence[Mapping[str, Any]]], ax: Any = None, key: str = "valid_ppl"
+) -> Any:
+    """One line per run of ``key`` (default validation perplexity) against the training step.
+
+    ``histories`` maps a run name to its evaluation records, e.g. ``History.valid`` of
+    :class:`companion.train.Trainer` (dicts with ``step`` and ``key``).
+    """
+    if not histories:
+        raise DataError("plot_valid_curves: no runs to plot")
+    ax = _axes(ax)
+    for name, records in histories.items():
+        if not records or key not in records[0]:
+            raise DataError(f"plot_valid_curves: run {name!r} has no {key!r} records")
+        ax.plot([r["step"] for r in records], [r[key] for r in records], marker="o", ms=3, label=name)
+    ax.set_xlabel("training step")
+    ax.set_ylabel("validation perplexity" if key == "valid_ppl" else key)
+    ax.set_yscale("log")
+    ax.legend(frameon=False)
+    return ax
+
+
+__all__ = ["plot_bleu_by_length", "plot_search_settings", "plot_valid_curves"]

@@ -1,0 +1,214 @@
+"""Greedy, batched beam, exhaustive search and ensembles (companion.decode)."""
+
+import math
+
+import pytest
+import torch
+
+from companion.decode import (
+    Ensemble,
+    Hypothesis,
+    all_outputs,
+    beam_search,
+    evaluating,
+    exhaustive_search,
+    greedy_search,
+    length_penalty,
+    max_lengths,
+    score_sequences,
+)
+from companion.errors import ConfigError, DataError
+from companion.models.seq2seq import Seq2Seq
+from companion.specials import BOS, EOS, PAD
+
+SRC = torch.tensor([[4, 5, 6, EOS, PAD], [7, EOS, PAD, PAD, PAD], [5, 5, 5, 7, EOS]])
+SRC_LEN = torch.tensor([4, 2, 5])
+
+
+def tiny(seed: int, vocab: int = 7, layers: int = 1) -> Seq2Seq:
+    """A random float64 model with a tiny target vocabulary (3 real tokens when vocab=7)."""
+    torch.manual_seed(seed)
+    return Seq2Seq(8, vocab, embed_dim=6, hidden_size=10, num_layers=layers, init_range=1.0).double()
+
+
+def tokens(hyps):
+    return [h.tokens for h in hyps]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("rule", ["top_k", "every"])
+@pytest.mark.parametrize("alpha, form", [(0.0, "gnmt"), (0.6, "gnmt"), (1.0, "plain")])
+def test_wide_beam_equals_exhaustive_search(seed, rule, alpha, form):
+    model = tiny(seed)
+    kw = dict(nbest=3, max_len=4, length_penalty=alpha, length_penalty_form=form)
+    exact = exhaustive_search(model, SRC, SRC_LEN, **kw)
+    beam = beam_search(model, SRC, SRC_LEN, beam_size=200, finish_rule=rule, **kw)
+    for e, b in zip(exact, beam):
+        assert tokens(e) == tokens(b)
+        for he, hb in zip(e, b):
+            assert hb.score == pytest.approx(he.score, abs=1e-12)
+            assert hb.log_prob == pytest.approx(he.log_prob, abs=1e-12)
+
+
+def test_exhaustive_search_scores_every_output():
+    model = tiny(0)
+    exact = exhaustive_search(model, SRC[:1], SRC_LEN[:1], nbest=1000, max_len=3)[0]
+    everything = list(all_outputs([3, 4, 5, 6], 3))  # UNK (3) is a real token too
+    assert sorted(tokens(exact)) == sorted(everything)
+    scores = score_sequences(model, SRC[:1].repeat(len(everything), 1),
+                             SRC_LEN[:1].repeat(len(everything)), everything)
+    best = max(zip(scores, everything))
+    assert exact[0].tokens == best[1]
+    assert exact[0].log_prob == pytest.approx(best[0], abs=1e-12)
+    # the probabilities of all outputs of length <= 3 sum to at most 1
+    assert 0 < sum(math.exp(s) for s in scores) <= 1 + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_beam_of_one_is_greedy(seed):
+    model = tiny(seed, vocab=12, layers=2)
+    greedy = greedy_search(model, SRC, SRC_LEN, max_len_a=2.0, max_len_b=3)
+    beam = beam_search(model, SRC, SRC_LEN, beam_size=1, max_len_a=2.0, max_len_b=3)
+    assert tokens(greedy) == [b[0].tokens for b in beam]
+    assert [g.log_prob for g in greedy] == pytest.approx([b[0].log_prob for b in beam], abs=1e-12)
+
+
+@pytest.mark.parametrize("rule", ["top_k", "every"])
+@pytest.mark.parametrize("alpha", [0.0, 1.0])
+def test_batched_beam_equals_one_sentence_at_a_time(rule, alpha):
+    model = tiny(3, vocab=15, layers=2)
+    kw = dict(beam_size=4, nbest=2, length_penalty=alpha, finish_rule=rule, max_len_b=4)
+    batched = beam_search(model, SRC, SRC_LEN, **kw)
+    for b in range(SRC.shape[0]):
+        n = int(SRC_LEN[b])
+        alone = beam_search(model, SRC[b : b + 1, :n], SRC_LEN[b : b + 1], **kw)[0]
+        assert tokens(alone) == tokens(batched[b])
+        assert [h.score for h in alone] == pytest.approx([h.score for h in batched[b]], abs=1e-10)
+
+
+def test_greedy_batched_equals_one_by_one():
+    model = tiny(1, vocab=15)
+    batched = greedy_search(model, SRC, SRC_LEN)
+    for b in range(3):
+        assert greedy_search(model, SRC[b : b + 1], SRC_LEN[b : b + 1])[0].tokens == batched[b].tokens
+
+
+def test_outputs_end_with_eos_never_hold_pad_or_bos_and_respect_the_limit():
+    model = tiny(2, vocab=9, layers=2)
+    limits = max_lengths(SRC_LEN, 0.5, 1)
+    beams = beam_search(model, SRC, SRC_LEN, beam_size=3, nbest=3, max_len_a=0.5, max_len_b=1)
+    greedy = greedy_search(model, SRC, SRC_LEN, max_len_a=0.5, max_len_b=1)
+    for b, hyps in enumerate(beams):
+        assert 1 <= len(hyps) <= 3
+        assert [h.score for h in hyps] == sorted((h.score for h in hyps), reverse=True)
+        for h in hyps + [greedy[b]]:
+            assert h.tokens[-1] == EOS and EOS not in h.tokens[:-1]
+            assert PAD not in h.tokens and BOS not in h.tokens
+            assert len(h.tokens) <= int(limits[b])
+
+
+def test_scores_are_the_models_log_probabilities_with_length_penalty():
+    model = tiny(0, vocab=10)
+    hyps = beam_search(model, SRC, SRC_LEN, beam_size=3, nbest=3, length_penalty=0.6)
+    for b, hs in enumerate(hyps):
+        scored = score_sequences(model, SRC[b : b + 1], SRC_LEN[b : b + 1], [h.tokens for h in hs][:1])
+        assert hs[0].log_prob == pytest.approx(scored[0], abs=1e-10)
+        for h in hs:
+            assert h.score == pytest.approx(h.log_prob / ((5 + len(h)) / 6) ** 0.6)
+
+
+def test_length_penalty_forms():
+    assert length_penalty(1, 0.0) == 1.0
+    assert length_penalty(7, 1.0) == pytest.approx(2.0)  # (5 + 7) / 6
+    assert length_penalty(4, 1.0, "plain") == 4.0
+    assert length_penalty(torch.tensor([1.0, 7.0]), 2.0).tolist() == pytest.approx([1.0, 4.0])
+
+
+def test_max_lengths_is_linear_in_the_source_length():
+    assert max_lengths(torch.tensor([2, 10]), 1.5, 3).tolist() == [6, 18]
+    assert max_lengths(torch.tensor([2, 10]), 1.5, 3, max_len=8).tolist() == [6, 8]
+
+
+def test_ensemble_of_one_model_is_that_model():
+    model = tiny(0, vocab=12, layers=2)
+    for combine in ("prob", "log_prob"):
+        single = beam_search(model, SRC, SRC_LEN, beam_size=3, nbest=2)
+        ens = beam_search(Ensemble([model], combine=combine), SRC, SRC_LEN, beam_size=3, nbest=2)
+        for s, e in zip(single, ens):
+            assert s == e
+
+
+def test_ensemble_averages_probabilities_or_log_probabilities():
+    m1, m2 = tiny(0, vocab=9), tiny(1, vocab=9)
+    prev = torch.full((3,), BOS)
+    with evaluating(m1), evaluating(m2):
+        lp1, _ = m1.step(prev, m1.encode(SRC, SRC_LEN))
+        lp2, _ = m2.step(prev, m2.encode(SRC, SRC_LEN))
+        for combine, expected in (
+            ("prob", torch.log((lp1.exp() + lp2.exp()) / 2)),
+            ("log_prob", torch.log_softmax((lp1 + lp2) / 2, dim=-1)),
+        ):
+            ens = Ensemble([m1, m2], combine=combine)
+            lp, _ = ens.step(prev, ens.encode(SRC, SRC_LEN))
+            torch.testing.assert_close(lp, expected)
+            assert float(lp.exp().sum(-1).sub(1).abs().max()) < 1e-12
+    exact = exhaustive_search(Ensemble([m1, m2]), SRC, SRC_LEN, max_len=3)
+    beam = beam_search(Ensemble([m1, m2]), SRC, SRC_LEN, beam_size=50, max_len=3)
+    assert [e[0].tokens for e in exact] == [b[0].tokens for b in beam]
+
+
+def test_decoding_restores_training_mode():
+    model = tiny(0)
+    model.train()
+    greedy_search(model, SRC, SRC_LEN)
+    assert model.training
+    model.eval()
+    beam_search(model, SRC, SRC_LEN)
+    assert not model.training
+
+
+def test_hypothesis_length():
+    assert len(Hypothesis((4, 5, EOS), -1.0, -1.0)) == 3
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(beam_size=0), ConfigError, "beam_size must be an integer >= 1, got 0"),
+        (dict(beam_size=2, nbest=3), ConfigError, r"nbest \(3\) must not exceed beam_size \(2\)"),
+        (dict(length_penalty=-1.0), ConfigError, "length_penalty .alpha. must be a finite number >= 0"),
+        (dict(length_penalty_form="cubic"), ConfigError, "length_penalty_form must be 'gnmt' or 'plain'"),
+        (dict(finish_rule="first"), ConfigError, "finish_rule must be 'top_k' or 'every'"),
+        (dict(max_len_a=0.0, max_len_b=0), ConfigError, "must allow at least one token"),
+        (dict(max_len=0), ConfigError, "max_len must be an integer >= 1, got 0"),
+    ],
+)
+def test_bad_options_are_config_errors(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        beam_search(tiny(0), SRC, SRC_LEN, **kwargs)
+
+
+def test_bad_sources_are_data_errors():
+    model = tiny(0)
+    with pytest.raises(DataError, match=r"src must be a \(B, S\) tensor of ids, got \(5,\)"):
+        beam_search(model, SRC[0], SRC_LEN[:1])
+    with pytest.raises(DataError, match=r"src_lengths must have shape \(3,\), got \(2,\)"):
+        greedy_search(model, SRC, SRC_LEN[:2])
+    with pytest.raises(DataError, match=r"src_lengths must lie in \[1, 5\], got min 0 max 5"):
+        exhaustive_search(model, SRC, torch.tensor([0, 2, 5]))
+    with pytest.raises(DataError, match="must end with EOS"):
+        score_sequences(model, SRC[:1], SRC_LEN[:1], [[4, 5]])
+
+
+def test_exhaustive_search_refuses_huge_spaces():
+    with pytest.raises(ConfigError, match="exceed max_hypotheses=10"):
+        exhaustive_search(tiny(0, vocab=20), SRC[:1], SRC_LEN[:1], max_len=4, max_hypotheses=10)
+
+
+def test_bad_ensembles_are_config_errors():
+    with pytest.raises(ConfigError, match="needs at least one model"):
+        Ensemble([])
+    with pytest.raises(ConfigError, match="combine must be 'prob' or 'log_prob'"):
+        Ensemble([tiny(0)], combine="max")
+    with pytest.raises(ConfigError, match="different target vocabularies"):
+        Ensemble([tiny(0, vocab=7), tiny(0, vocab=8)])
