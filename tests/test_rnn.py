@@ -1,0 +1,111 @@
+"""Vanilla RNN from its equations: equality with torch.nn.RNN, the toy LM, errors."""
+
+import pytest
+import torch
+from torch import nn
+
+from companion.errors import ConfigError
+from companion.models.rnn import (
+    DeepRNN,
+    OneHotRNNLM,
+    RNNCell,
+    RNNLayer,
+    encode_chars,
+    load_fused_rnn,
+    train_full_batch,
+)
+
+ATOL = 1e-10
+
+
+def test_cell_is_the_recurrence():
+    torch.manual_seed(0)
+    cell = RNNCell(3, 4, dtype=torch.float64)
+    x, h = torch.randn(2, 3, dtype=torch.float64), torch.randn(2, 4, dtype=torch.float64)
+    expected = torch.tanh(h @ cell.W_hh.T + x @ cell.W_xh.T + cell.b_h)
+    assert torch.allclose(cell(x, h), expected, atol=ATOL, rtol=0)
+    assert torch.allclose(cell(x), torch.tanh(x @ cell.W_xh.T + cell.b_h), atol=ATOL, rtol=0)
+
+
+@pytest.mark.parametrize("num_layers", [1, 3])
+def test_deep_rnn_equals_torch_rnn(num_layers):
+    torch.manual_seed(1)
+    fused = nn.RNN(5, 4, num_layers=num_layers, batch_first=True, dtype=torch.float64)
+    deep = DeepRNN(5, 4, num_layers, dtype=torch.float64)
+    load_fused_rnn(deep, fused)
+    x = torch.randn(3, 7, 5, dtype=torch.float64)
+    h0 = torch.randn(num_layers, 3, 4, dtype=torch.float64)
+    ref, ref_h = fused(x, h0)
+    out, h = deep(x, h0)
+    assert out.shape == ref.shape and h.shape == ref_h.shape
+    assert torch.allclose(out, ref, atol=ATOL, rtol=0)
+    assert torch.allclose(h, ref_h, atol=ATOL, rtol=0)
+
+
+def test_layer_and_cell_load_from_single_layer_rnn():
+    torch.manual_seed(2)
+    fused = nn.RNN(2, 3, batch_first=True, dtype=torch.float64)
+    layer = RNNLayer(2, 3, dtype=torch.float64)
+    load_fused_rnn(layer, fused)
+    x = torch.randn(4, 6, 2, dtype=torch.float64)
+    assert torch.allclose(layer(x)[0], fused(x)[0], atol=ATOL, rtol=0)
+    cell = RNNCell(2, 3, dtype=torch.float64)
+    load_fused_rnn(cell, fused)
+    assert torch.allclose(cell(x[:, 0]), fused(x[:, :1])[0][:, 0], atol=ATOL, rtol=0)
+
+
+def test_one_hot_lm_shapes_and_logits():
+    torch.manual_seed(3)
+    model = OneHotRNNLM(4, 3, dtype=torch.float64)
+    ids = encode_chars("hell", "helo")[None]
+    h, logits = model.hidden_states(ids)
+    assert h.shape == (1, 4, 3) and logits.shape == (1, 4, 4)
+    assert torch.allclose(logits, h @ model.W_hy.T + model.b_y, atol=ATOL, rtol=0)
+    # one-hot input selects a column of W_xh: h_1 = tanh(W_xh[:, id('h')] + b_h)
+    expected_h1 = torch.tanh(model.rnn.cell.W_xh[:, 0] + model.rnn.cell.b_h)
+    assert torch.allclose(h[0, 0], expected_h1, atol=ATOL, rtol=0)
+
+
+def test_hello_is_learned():
+    torch.manual_seed(0)
+    model = OneHotRNNLM(4, 3, dtype=torch.float64)
+    ids = encode_chars("hello", "helo")
+    x, y = ids[:-1][None], ids[1:][None]
+    history = train_full_batch(model, x, y, steps=150, lr=0.05, log_every=50)
+    assert [step for step, _ in history] == [0, 50, 100, 150]
+    assert history[-1][1] < 0.05 < history[0][1]
+    assert "".join("helo"[i] for i in model(x).argmax(-1)[0]) == "ello"
+
+
+def test_training_is_deterministic():
+    def run():
+        torch.manual_seed(5)
+        model = OneHotRNNLM(4, 3, dtype=torch.float64)
+        ids = encode_chars("hello", "helo")
+        return train_full_batch(model, ids[:-1][None], ids[1:][None], steps=20, lr=0.05)
+
+    assert run() == run()
+
+
+def test_errors_have_clear_messages():
+    with pytest.raises(ConfigError, match="hidden_size must be a positive int, got 0"):
+        RNNCell(2, 0)
+    with pytest.raises(ConfigError, match="num_layers must be a positive int"):
+        DeepRNN(2, 2, 0)
+    with pytest.raises(ConfigError, match=r"expects x of shape \(B, T, D\)"):
+        RNNLayer(2, 2)(torch.zeros(3, 2))
+    with pytest.raises(ConfigError, match=r"characters \['x'\] are not in the alphabet"):
+        encode_chars("hex", "helo")
+    with pytest.raises(ConfigError, match=r"ids must lie in \[0, 4\)"):
+        OneHotRNNLM(4, 3)(torch.tensor([[0, 4]]))
+    with pytest.raises(ConfigError, match="nonlinearity='tanh'"):
+        load_fused_rnn(RNNCell(2, 2), nn.RNN(2, 2, nonlinearity="relu"))
+    with pytest.raises(ConfigError, match="unidirectional"):
+        load_fused_rnn(RNNCell(2, 2), nn.RNN(2, 2, bidirectional=True))
+    with pytest.raises(ConfigError, match="1 layers here, 2 in the fused module"):
+        load_fused_rnn(RNNCell(2, 2), nn.RNN(2, 2, num_layers=2))
+    with pytest.raises(ConfigError, match="weight_ih shape"):
+        load_fused_rnn(RNNCell(3, 2), nn.RNN(2, 2))
+    with pytest.raises(ConfigError, match="lr must be positive"):
+        train_full_batch(OneHotRNNLM(4, 2), torch.zeros(1, 2, dtype=torch.long),
+                         torch.zeros(1, 2, dtype=torch.long), steps=1, lr=0)
