@@ -188,7 +188,7 @@ class Trainer:
     # ------------------------------------------------------------ training
     def fit(self) -> History:
         """Train until ``max_steps`` (or ``max_epochs``); SIGINT/SIGTERM save and stop."""
-        from tqdm.auto import tqdm
+        from tqdm import tqdm  # plain text bar: tqdm.auto warns in notebooks without ipywidgets
 
         cfg = self.cfg
         self.model.train()
