@@ -11,7 +11,7 @@ Adam steps on the generated Korean-English corpus (so that its outputs end with 
 realistic lengths); with ``--train-steps 0``, or when the corpus generator is unavailable, an
 untrained model decodes random token sequences of realistic lengths.
 
-    .venv/bin/python bench/decode.py                    # about 2 minutes on one core
+    .venv/bin/python bench/decode.py                    # about 4 minutes on one core
     .venv/bin/python bench/decode.py --sentences 200    # quicker
 """
 
@@ -43,7 +43,9 @@ def corpus_sources(n: int, train_steps: int, seed: int, vocab_size: int):
         try:
             pairs = [(p.ko, p.en) for p in generate_pairs(4000 + n, seed)]
             train, test = pairs[:4000], pairs[4000:]
-            src_vocab, tgt_vocab = train_vocabs(train, vocab_size, vocab_size, seed=seed, hard_vocab_limit=False)
+            # Korean has 800-odd distinct syllables: its vocabulary needs more room than English's
+            src_vocab, tgt_vocab = train_vocabs(train, max(vocab_size, 2000), vocab_size, seed=seed,
+                                                hard_vocab_limit=False)
             examples = encode_pairs(train, src_vocab, tgt_vocab, max_len=80)
             loader = make_loader(examples, max_tokens=2000, shuffle=True, seed=seed)
             model = Seq2Seq(len(src_vocab), len(tgt_vocab), embed_dim=64, hidden_size=128, num_layers=1)

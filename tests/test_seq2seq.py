@@ -136,3 +136,25 @@ def test_alignment_lags_reversal_shortens_the_minimal_lag():
     assert min(backward) < min(forward) and sum(backward) / 4 == sum(forward) / 4
     with pytest.raises(DataError, match="source index 4 outside a sentence of 4 words"):
         alignment_lags([(4, 0)], 4)
+
+
+@pytest.mark.slow
+def test_seeds_script_runs_end_to_end(tmp_path):
+    """scripts/seq2seq_seeds.py (the chapter's tolerances) in --quick mode: plumbing only."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "seq2seq_seeds.py"
+    out = tmp_path / "spread.json"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--seeds", "0", "1", "--json", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(out.read_text())
+    assert set(data["per_seed"]) == {"0", "1"}
+    for key in ("valid_ppl_forward", "valid_ppl_reversed", "test_bleu_forward", "test_bleu_reversed",
+                "test_bleu_ensemble"):
+        assert len(data["summary"][key]["values"]) == 2
+        assert data["summary"][key]["max_dist_from_first"] >= 0
+    assert "valid_ppl_forward" in proc.stdout
