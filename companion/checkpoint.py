@@ -61,9 +61,12 @@ def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") 
         raise CheckpointError(f"{path}: checkpoint not found")
     try:
         ckpt = torch.load(path, map_location=map_location, weights_only=True)
-    except Exception as exc:  # noqa: BLE001 - any unpickling failure is a bad file
-        reason = str(exc).strip().splitlines()[0][:120] if str(exc).strip() else type(exc).__name__
-        raise CheckpointError(f"{path}: not a readable checkpoint (truncated or foreign file: {reason})") from None
+    except Exception:  # noqa: BLE001 - any unpickling failure is a bad file
+        # torch's own message is paragraphs of advice about weights_only; the user needs this:
+        raise CheckpointError(
+            f"{path}: not a readable checkpoint (truncated or foreign file; "
+            f"expected a .pt file written by `companion train`)"
+        ) from None
     if not isinstance(ckpt, dict):
         raise CheckpointError(f"{path}: not a companion checkpoint (top level is {type(ckpt).__name__})")
     missing = [k for k in REQUIRED_KEYS if k not in ckpt]
