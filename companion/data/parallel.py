@@ -168,16 +168,25 @@ def read_tsv(
             raise DataError(
                 f"{path}:{i}: expected at least {need} tab-separated columns, found {len(cols)}"
             )
-        src, tgt = cols[src_col], cols[tgt_col]
-        why = _problem(src, "source") or _problem(tgt, "target")
+        pair = _checked_pair(cols[src_col], cols[tgt_col], path, path, i, on_invalid, normalize)
+        if pair is not None:
+            pairs.append(pair)
+    return pairs
+
+
+def _checked_pair(
+    src: str, tgt: str, src_where: str, tgt_where: str, line: int, on_invalid: str, normalize: str | None
+) -> Pair | None:
+    """Validate one pair (DataError naming ``file:line``, or None when skipping) and normalise it."""
+    for text, where, side in ((src, src_where, "source"), (tgt, tgt_where, "target")):
+        why = _problem(text, side)
         if why:
             if on_invalid == "skip":
-                continue
-            raise DataError(f"{path}:{i}: {why}")
-        if normalize is not None:
-            src, tgt = normalize_text(src, normalize), normalize_text(tgt, normalize)
-        pairs.append((src, tgt))
-    return pairs
+                return None
+            raise DataError(f"{where}:{line}: {why}")
+    if normalize is not None:
+        src, tgt = normalize_text(src, normalize), normalize_text(tgt, normalize)
+    return src, tgt
 
 
 def read_moses(
@@ -208,17 +217,9 @@ def read_moses(
         )
     pairs: list[Pair] = []
     for i, (s, t) in enumerate(zip(src_lines, tgt_lines), 1):
-        for text, p, side in ((s, src_path, "source"), (t, tgt_path, "target")):
-            why = _problem(text, side)
-            if why:
-                break
-        if why:
-            if on_invalid == "skip":
-                continue
-            raise DataError(f"{p}:{i}: {why}")
-        if normalize is not None:
-            s, t = normalize_text(s, normalize), normalize_text(t, normalize)
-        pairs.append((s, t))
+        pair = _checked_pair(s, t, src_path, tgt_path, i, on_invalid, normalize)
+        if pair is not None:
+            pairs.append(pair)
     return pairs
 
 
