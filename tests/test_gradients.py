@@ -42,12 +42,8 @@ def _model(cell, seed=0, hidden=5):
     return SequenceClassifier(7, 3, 4, hidden, cell).double()
 
 
-def test_rnn_state_gradient_matches_readable_unrolling():
-    model = _model("rnn")
-    ids = torch.randint(0, 7, (4, 9), generator=torch.Generator().manual_seed(1))
-    targets = torch.tensor([0, 1, 2, 1])
-    got = state_gradients(model, ids, targets)
-    assert set(got) == {"h"} and got["h"].shape == (4, 5)
+def _readable_rnn_unroll(model, ids):
+    """Run the model's RNN as the readable cell; returns (h_1 as a leaf, h_T)."""
     cell = RNNCell(4, 5, dtype=torch.float64)
     load_fused_rnn(cell, model.rnn)
     x = model.embedding(ids).detach()
@@ -55,6 +51,16 @@ def test_rnn_state_gradient_matches_readable_unrolling():
     h = h1
     for t in range(1, ids.shape[1]):
         h = cell(x[:, t], h)
+    return h1, h
+
+
+def test_rnn_state_gradient_matches_readable_unrolling():
+    model = _model("rnn")
+    ids = torch.randint(0, 7, (4, 9), generator=torch.Generator().manual_seed(1))
+    targets = torch.tensor([0, 1, 2, 1])
+    got = state_gradients(model, ids, targets)
+    assert set(got) == {"h"} and got["h"].shape == (4, 5)
+    h1, h = _readable_rnn_unroll(model, ids)
     loss = F.cross_entropy(model.output(h), targets, reduction="sum")
     (expected,) = torch.autograd.grad(loss, h1)
     assert torch.allclose(got["h"], expected, atol=ATOL, rtol=0)
@@ -141,13 +147,7 @@ def test_logit_objective_differentiates_the_target_logit():
     ids = torch.randint(0, 7, (3, 6), generator=torch.Generator().manual_seed(8))
     targets = torch.tensor([1, 0, 2])
     got = state_gradients(model, ids, targets, objective="logit")["h"]
-    cell = RNNCell(4, 5, dtype=torch.float64)
-    load_fused_rnn(cell, model.rnn)
-    x = model.embedding(ids).detach()
-    h1 = cell(x[:, 0]).detach().requires_grad_(True)
-    h = h1
-    for t in range(1, ids.shape[1]):
-        h = cell(x[:, t], h)
+    h1, h = _readable_rnn_unroll(model, ids)
     (expected,) = torch.autograd.grad(model.output(h).gather(1, targets[:, None]).sum(), h1)
     assert torch.allclose(got, expected, atol=ATOL, rtol=0)
     loss_grad = state_gradients(model, ids, targets)["h"]
