@@ -381,21 +381,16 @@ class Generator:
             ko.extend(cl.subj.ko)
         if cl.wh in ("time", "why"):
             ko.append(cl.wh_k)
-        if cl.place is not None and not place_first:
-            if cl.wh == "place":
-                cl.place.ko[-1].text = "어디에서"
-            else:
-                cl.place.ko[-1].text += "에서"
-            ko.extend(cl.place.ko)
-        if cl.rec is not None:
-            if cl.wh == "rec":
-                cl.rec.ko[-1].text = "누구에게"
-            else:
-                cl.rec.ko[-1].text += "에게"
-            ko.extend(cl.rec.ko)
-        if cl.goal is not None:
-            cl.goal.ko[-1].text = "어디에" if cl.wh == "goal" else cl.goal.ko[-1].text + "에"
-            ko.extend(cl.goal.ko)
+        # adjuncts: a fixed postposition (에서/에게/에 do not alternate), or the wh-word in situ
+        for phrase, role, particle, wh_word in (
+            (None if place_first else cl.place, "place", "에서", "어디에서"),
+            (cl.rec, "rec", "에게", "누구에게"),
+            (cl.goal, "goal", "에", "어디에"),
+        ):
+            if phrase is not None:
+                last = phrase.ko[-1]
+                last.text = wh_word if cl.wh == role else last.text + particle
+                ko.extend(phrase.ko)
         if cl.obj is not None:
             if cl.wh == "obj":
                 cl.obj.ko[-1].text = "누구를" if cl.obj.human else "무엇을"
