@@ -18,11 +18,11 @@ all: book
 
 venv: $(STAMP)
 
-# Reinstall whenever the pinned dependencies change.
-$(STAMP): pyproject.toml
+# Reinstall whenever the dependencies or their pins change.
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[book,test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[book,test]'
 	@touch $@
 
 book: $(STAMP)

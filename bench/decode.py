@@ -1,7 +1,7 @@
 """Benchmark: batched beam search against one sentence at a time.
 
 Beam search of width 5 over ``--sentences`` source sentences, first with every sentence and
-beam of a batch decoded together (:func:`companion.decode.beam_search` on batches of
+beam of a batch decoded together (:func:`companion.decoding.beam_search` on batches of
 ``--batch-size`` sentences), then one sentence at a time with the same model and options. It
 prints both times, their ratio as ``beam_batched_speedup`` (the goal is >= 10), and checks
 that both give the same outputs.
@@ -23,7 +23,7 @@ import time
 
 import torch
 
-from companion.decode import beam_search
+from companion.decoding.search import beam_search
 from companion.models.seq2seq import Seq2Seq
 from companion.repro import set_determinism
 from companion.specials import EOS, PAD
@@ -35,7 +35,7 @@ def corpus_sources(n: int, train_steps: int, seed: int, vocab_size: int):
         from companion.data.batching import encode_pairs, make_loader
         from companion.data.kosynth import generate_pairs
         from companion.data.vocab import train_vocabs
-        from companion.train import Trainer
+        from companion.training.trainer import Trainer
     except Exception as exc:  # noqa: BLE001 - e.g. a module being rewritten
         print(f"# corpus pipeline unavailable ({exc}); using random sources")
         train_steps = 0

@@ -56,7 +56,7 @@ class ModelConfig:
 
 @dataclass
 class TrainConfig:
-    """Optimisation and bookkeeping; the fields are also :class:`companion.train.Trainer`'s
+    """Optimisation and bookkeeping; the fields are also :class:`companion.training.Trainer`'s
     keyword arguments."""
 
     preset: Literal["adam", "sutskever", "bahdanau", "vaswani"] = "adam"

@@ -14,7 +14,7 @@ class DataError(CompanionError):
     """Bad input data: unreadable, misaligned or malformed corpus files."""
 
 
-class ConfigError(CompanionError):
+class ConfigError(CompanionError, ValueError):
     """A configuration key that is unknown, mistyped or out of range."""
 
 
@@ -24,3 +24,21 @@ class CheckpointError(CompanionError):
 
 class TrainingError(CompanionError):
     """Training cannot continue (for example a non-finite loss)."""
+
+
+class MissingDependencyError(CompanionError):
+    """An optional dependency (a package extra) that the called feature needs is not installed."""
+
+
+def require_extra(module: str, extra: str, feature: str):
+    """Import ``module`` or raise a one-line :class:`MissingDependencyError` naming the extra
+    (``pip install 'seq2seq-companion[EXTRA]'``) that installs it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingDependencyError(
+            f"{feature} needs the optional package '{module.split('.')[0]}': "
+            f"pip install 'seq2seq-companion[{extra}]'"
+        ) from None

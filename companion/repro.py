@@ -4,7 +4,7 @@
   same bits on every run of the same machine.
 - :func:`fmt` prints numbers in a fixed format, so an exact nbval cell does not depend on
   ``repr`` details (``-0.0``, trailing digits, numpy scalar types).
-- :func:`check` implements DESIGN.md's nbval policy for training results: their last digits differ
+- :func:`check` implements the book's nbval policy for training results: their last digits differ
   between CPUs, so a chapter compares each against a *recorded number with a tolerance* and prints
   a line that depends only on the recorded number, never on the value's last digits.
 """
@@ -17,36 +17,47 @@ import random
 from collections.abc import Iterable
 from numbers import Real
 
-
 import numpy as np
 import torch
 
+from companion.errors import ConfigError
 
-def set_determinism(seed: int, threads: int = 1) -> None:
+
+def set_determinism(seed: int, threads: int | None = 1, deterministic: bool = True) -> None:
     """Seed Python, NumPy and torch, fix the thread count, and ask for deterministic kernels.
 
-    One thread matters: the same torch program gives different low-order bits on 1 and 2 threads,
-    so every chapter runs on ``threads=1`` (see TOOLCHAIN.md).
+    The one seeding function of the package: chapters call it with the defaults, the ``train``
+    command with the config's ``train.seed``/``train.threads``/``train.deterministic``.
+
+    One thread matters for the book: the same torch program gives different low-order bits on
+    one and on two CPU threads, so every chapter runs with ``threads=1``.
 
     Args:
         seed: the seed for :mod:`random`, :mod:`numpy` and :mod:`torch` (all devices).
-        threads: intra-op threads for torch (and the BLAS libraries of child processes).
+        threads: intra-op threads for torch (and the BLAS libraries of child processes);
+            ``None`` leaves the thread count alone.
+        deterministic: ask torch for deterministic kernels (CPU and cuDNN; warn where none
+            exists) -- bitwise-repeatable runs at some cost in speed on GPUs.
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    if not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int, got {threads!r}")
+        raise ConfigError(f"seed must be a non-negative integer, got {seed!r}")
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
+        raise ConfigError(f"threads must be a positive integer or None, got {threads!r}")
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
-    torch.set_num_threads(threads)
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = str(threads)
-    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-    torch.use_deterministic_algorithms(True, warn_only=True)
-    if torch.backends.cudnn.is_available():
-        torch.backends.cudnn.benchmark = False
-        torch.backends.cudnn.deterministic = True
+    if threads is not None:
+        torch.set_num_threads(threads)
+        for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[var] = str(threads)
+    if deterministic:
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        if torch.backends.cudnn.is_available():
+            torch.backends.cudnn.benchmark = False
+            torch.backends.cudnn.deterministic = True
+    else:
+        torch.use_deterministic_algorithms(False)
 
 
 def _as_float(x: object) -> float:

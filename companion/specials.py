@@ -1,4 +1,4 @@
-"""Special token ids, fixed project-wide (DESIGN.md): PAD=0, BOS=1, EOS=2, UNK=3."""
+"""Special token ids, fixed project-wide: PAD=0, BOS=1, EOS=2, UNK=3."""
 
 PAD = 0
 BOS = 1

@@ -40,13 +40,12 @@ from pathlib import Path
 import torch
 
 from companion.data.text import shakespeare_corpus
-from companion.gradients import gradient_norms_vs_length
+from companion.experiments.gradients import gradient_norms_vs_length
 from companion.models.charlm import charlm_parameters, hidden_size_for_budget
 from companion.models.rnn import OneHotRNNLM, encode_chars, train_full_batch
-from companion.ngram import NGramLM
+from companion.experiments.ngram import NGramLM
 from companion.repro import set_determinism
-from companion.tasks import (RecallTask, SequenceClassifier, accuracy_vs_length, recall_accuracy,
-                             recall_batch, shakespeare_batches, train_char_lm, train_recall)
+from companion.experiments.tasks import (RecallTask, SequenceClassifier, accuracy_vs_length, recall_accuracy, recall_batch, shakespeare_batches, train_char_lm, train_recall)
 
 CH1, CH2 = "book/01_rnn.ipynb", "book/02_lstm.ipynb"
 

@@ -28,11 +28,12 @@ from companion.data.batching import encode_pairs, make_loader
 from companion.data.kosynth import write_corpus
 from companion.data.parallel import load_split
 from companion.data.vocab import train_vocabs
-from companion.decode import Ensemble
-from companion.evaluate import corpus_bleu, translate_corpus
+from companion.decoding.ensemble import Ensemble
+from companion.evaluation.metrics import corpus_bleu
+from companion.decoding.corpus import translate_corpus
 from companion.models.seq2seq import Seq2Seq
 from companion.repro import set_determinism
-from companion.train import Trainer, evaluate_loss
+from companion.training.trainer import Trainer, evaluate_loss
 
 #: what the chapter uses (keep in step with book/03_seq2seq.ipynb)
 SETTINGS = dict(

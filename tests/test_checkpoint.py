@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from companion import checkpoint as C
+from companion.training import checkpoint as C
 from companion.errors import CheckpointError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,7 +93,7 @@ def test_rotate_keeps_the_newest(tmp_path):
 
 SAVER = """
 import sys, torch
-from companion.checkpoint import atomic_save
+from companion.training.checkpoint import atomic_save
 path = sys.argv[1]
 state = {"w": torch.randn(12_000_000), "gen": 0}
 atomic_save(state, path)

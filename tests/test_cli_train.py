@@ -221,7 +221,7 @@ def test_console_script_equals_python_m_companion():
 
 @pytest.mark.slow
 def test_tampered_checkpoints_are_refused(data, tmp_path, capsys):
-    from companion.checkpoint import atomic_save
+    from companion.training.checkpoint import atomic_save
 
     run = tmp_path / "run"
     assert train(data, run, max_steps=2) == 0

@@ -57,7 +57,7 @@ def test_two_gloo_ranks_equal_one_process(tmp_path):
 
 
 def test_single_process_defaults(monkeypatch):
-    from companion.distributed import all_reduce_sum, init_distributed
+    from companion.training.distributed import all_reduce_sum, init_distributed
 
     monkeypatch.delenv("WORLD_SIZE", raising=False)
     info = init_distributed("cpu")

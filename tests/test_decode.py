@@ -1,22 +1,12 @@
-"""Greedy, batched beam, exhaustive search and ensembles (companion.decode)."""
+"""Greedy, batched beam, exhaustive search and ensembles (companion.decoding)."""
 
 import math
 
 import pytest
 import torch
 
-from companion.decode import (
-    Ensemble,
-    Hypothesis,
-    all_outputs,
-    beam_search,
-    evaluating,
-    exhaustive_search,
-    greedy_search,
-    length_penalty,
-    max_lengths,
-    score_sequences,
-)
+from companion.decoding.ensemble import Ensemble
+from companion.decoding.search import (Hypothesis, all_outputs, beam_search, evaluating, exhaustive_search, greedy_search, length_penalty, max_lengths, score_sequences)
 from companion.errors import ConfigError, DataError
 from companion.models.seq2seq import Seq2Seq
 from companion.specials import BOS, EOS, PAD

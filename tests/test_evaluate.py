@@ -8,19 +8,12 @@ import torch
 
 from companion.data.batching import collate
 from companion.data.vocab import CharVocab
-from companion.decode import Ensemble, beam_search, greedy_search
+from companion.decoding.ensemble import Ensemble
+from companion.decoding.search import beam_search, greedy_search
 from companion.errors import ConfigError, DataError
-from companion.evaluate import (
-    MetricScore,
-    bleu_by_length,
-    corpus_bleu,
-    corpus_chrf,
-    decode_corpus,
-    perplexity,
-    results_markdown,
-    translate_corpus,
-    write_results,
-)
+from companion.evaluation.metrics import (MetricScore, bleu_by_length, corpus_bleu, corpus_chrf, perplexity)
+from companion.decoding.corpus import decode_corpus, translate_corpus
+from companion.evaluation.tables import results_markdown, write_results
 from companion.models.seq2seq import Seq2Seq
 from companion.specials import EOS
 

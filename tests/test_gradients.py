@@ -7,16 +7,10 @@ import torch
 from torch.nn import functional as F
 
 from companion.errors import ConfigError
-from companion.gradients import (
-    format_product_table,
-    gradient_norms_vs_length,
-    product_table,
-    state_gradient_norms,
-    state_gradients,
-)
+from companion.experiments.gradients import (format_product_table, gradient_norms_vs_length, product_table, state_gradient_norms, state_gradients)
 from companion.models.lstm import LSTMCell, load_fused_weights, run_cell
 from companion.models.rnn import RNNCell, load_fused_rnn
-from companion.tasks import RecallTask, SequenceClassifier, recall_batch
+from companion.experiments.tasks import RecallTask, SequenceClassifier, recall_batch
 
 ATOL = 1e-10
 

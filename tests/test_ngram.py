@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ConfigError, DataError
-from companion.ngram import UNKNOWN, LMScore, NGramLM, bits_per_char, perplexity
+from companion.experiments.ngram import UNKNOWN, LMScore, NGramLM, bits_per_char, perplexity
 
 
 def test_add_one_bigram_by_hand():

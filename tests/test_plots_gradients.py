@@ -12,7 +12,7 @@ from companion.plots.gradients import (  # noqa: E402
     plot_runs,
     plot_valid_bpc,
 )
-from companion.tasks import RecallRun  # noqa: E402
+from companion.experiments.tasks import RecallRun  # noqa: E402
 
 
 def test_gradient_norms_plot_is_log_scale_with_cell_lines_dashed():

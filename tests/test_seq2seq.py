@@ -115,9 +115,9 @@ def test_vocabulary_must_exceed_the_specials():
 
 def test_bad_source_shapes_are_data_errors():
     m = _model()
-    with pytest.raises(DataError, match=r"src must be \(B, S\)"):
+    with pytest.raises(DataError, match=r"Seq2Seq.encode: src must be a \(B, S\) tensor"):
         m.encode(torch.tensor([4, 5, EOS]), torch.tensor([3]))
-    with pytest.raises(DataError, match=r"src_lengths must be in \[1, 3\]"):
+    with pytest.raises(DataError, match=r"src_lengths must lie in \[1, 3\]"):
         m.encode(torch.tensor([[4, 5, EOS]]), torch.tensor([4]))
     with pytest.raises(DataError, match="the batch has no source"):
         from types import SimpleNamespace

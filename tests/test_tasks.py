@@ -4,17 +4,7 @@ import pytest
 import torch
 
 from companion.errors import ConfigError
-from companion.tasks import (
-    RecallRun,
-    RecallTask,
-    SequenceClassifier,
-    accuracy_vs_length,
-    recall_accuracy,
-    recall_batch,
-    shakespeare_batches,
-    train_char_lm,
-    train_recall,
-)
+from companion.experiments.tasks import (RecallRun, RecallTask, SequenceClassifier, accuracy_vs_length, recall_accuracy, recall_batch, shakespeare_batches, train_char_lm, train_recall)
 
 
 def test_batch_layout():

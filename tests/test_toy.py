@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from companion.decode import beam_search, exhaustive_search, greedy_search
+from companion.decoding.search import beam_search, exhaustive_search, greedy_search
 from companion.errors import DataError
-from companion.toy import SEED000_RECORDED, ToySeq2Seq, seed000_lines, source, words
+from companion.experiments.toy import SEED000_RECORDED, ToySeq2Seq, seed000_lines, source, words
 
 
 def test_the_17_recorded_lines_are_reproduced_exactly():

@@ -11,15 +11,15 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from companion.checkpoint import load_checkpoint
+from companion.training.checkpoint import load_checkpoint
 from companion.data.batching import collate, lm_batches, make_loader
 from companion.errors import ConfigError, TrainingError
 from companion.models.charlm import CharLM
 from companion.models.seq2seq import Seq2Seq
-from companion.optim import (StepSchedule, inverse_sqrt_factor, linear_warmup_factor, make_optimizer,
-                             make_schedule, sutskever_factor)
+from companion.training.optim import (StepSchedule, inverse_sqrt_factor, linear_warmup_factor, make_optimizer, make_schedule, sutskever_factor)
 from companion.specials import EOS, PAD
-from companion.train import BatchStream, History, Trainer, evaluate_loss, sequence_loss
+from companion.training.stream import BatchStream
+from companion.training.trainer import History, Trainer, evaluate_loss, sequence_loss
 
 
 def reverse_task(n: int, seed: int = 0, vocab: int = 20) -> list[tuple[list[int], list[int]]]:
@@ -226,7 +226,7 @@ def test_max_epochs_stops_training():
 def test_precision_contexts():
     from contextlib import nullcontext
 
-    from companion.train import autocast_for
+    from companion.training.trainer import autocast_for
 
     assert isinstance(autocast_for(torch.device("cpu")), nullcontext)
     assert isinstance(autocast_for(torch.device("cpu"), "bf16"), nullcontext)

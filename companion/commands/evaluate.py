@@ -20,9 +20,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.evaluate import corpus_bleu, corpus_chrf, translate_corpus
-    from companion.run import load_run, make_split_loader
-    from companion.train import evaluate_loss
+    from companion.decoding.corpus import translate_corpus
+    from companion.evaluation.metrics import corpus_bleu, corpus_chrf
+    from companion.training.rundir import load_run, make_split_loader
+    from companion.training.trainer import evaluate_loss
 
     model, src_vocab, tgt_vocab, cfg, ckpt = load_run(args.checkpoint, args.device)
     loader, pairs = make_split_loader(cfg, args.data, args.split, src_vocab, tgt_vocab, shuffle=False)

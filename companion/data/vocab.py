@@ -15,7 +15,7 @@ never looks better than it is.
 
 SentencePiece models are trained in memory (``sentence_iterator`` + ``model_writer``), with one
 thread and a fixed random seed: retraining on the same sentences gives byte-identical models
-(TOOLCHAIN.md). Digits are split into single pieces (``split_digits=True``) so that every number
+(SentencePiece's output depends on its thread count). Digits are split into single pieces (``split_digits=True``) so that every number
 survives tokenization ("3시에 만나요" keeps its 3).
 """
 

@@ -2,7 +2,7 @@
 
 :class:`CharLM` is ``embedding -> num_layers x (RNN | LSTM | GRU) -> linear``; it follows the
 package's model interface ``logits = model(batch)`` ``(B, T, V)`` over ``batch.tgt_in`` so the
-:class:`companion.train.Trainer` trains it. The recurrent part is ``torch.nn.RNN``,
+:class:`companion.training.Trainer` trains it. The recurrent part is ``torch.nn.RNN``,
 ``torch.nn.LSTM`` or ``torch.nn.GRU`` (cuDNN on a GPU); the readable cells of
 :mod:`companion.models.rnn` and :mod:`companion.models.lstm` compute the same functions and are
 checked against these modules in the tests.
@@ -13,10 +13,13 @@ size that gives each cell type the same number of parameters.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import torch
 from torch import nn
 
 from companion.errors import ConfigError
+from companion.models.contract import reorder_tensors
 from companion.specials import SPECIAL_TOKENS
 
 CELLS = {"rnn": 1, "gru": 3, "lstm": 4}  # cell type -> number of gate blocks in the weights
@@ -43,7 +46,11 @@ class CharLM(nn.Module):
     ``forward(batch) -> logits (B, T, V)`` reads ``batch.tgt_in`` ``(B, T)``;
     ``forward_ids(ids (B, T), state) -> (logits (B, T, V), state)`` carries the recurrent
     state, ``(h, c)`` with each ``(L, B, H)`` for the LSTM, ``h`` ``(L, B, H)`` otherwise.
+    :meth:`initial_state`, :meth:`step` and :meth:`reorder_state` make it a
+    :class:`~companion.models.contract.LanguageModel`.
     """
+
+    example_args: ClassVar[dict[str, Any]] = {"embed_dim": 8, "hidden_size": 12, "num_layers": 2}
 
     def __init__(self, vocab_size: int, embed_dim: int, hidden_size: int, num_layers: int = 1,
                  cell: str = "lstm", dropout: float = 0.0, forget_bias: float = 0.0):
@@ -76,6 +83,26 @@ class CharLM(nn.Module):
 
     def forward(self, batch) -> torch.Tensor:
         return self.forward_ids(batch.tgt_in)[0]
+
+    def initial_state(self, batch_size: int, device: torch.device | str | None = None):
+        """Zero state for ``batch_size`` sequences (what ``forward_ids(ids, None)`` starts from)."""
+        p = self.output.weight
+        h = torch.zeros(self.rnn.num_layers, batch_size, self.rnn.hidden_size,
+                        dtype=p.dtype, device=device if device is not None else p.device)
+        return (h, h.clone()) if self.cell_type == "lstm" else h
+
+    def step(self, prev_tokens: torch.Tensor, state):
+        """One character: ``prev_tokens`` (N,) -> ``log_probs`` (N, V) and the new state."""
+        logits, state = self.forward_ids(prev_tokens.unsqueeze(1), state)
+        logits = logits[:, 0]
+        if logits.dtype in (torch.float16, torch.bfloat16):  # search in at least float32
+            logits = logits.float()
+        return torch.log_softmax(logits, dim=-1), state
+
+    @staticmethod
+    def reorder_state(state, index: torch.Tensor):
+        """Rows ``index`` (N',) of the state (the batch is dimension 1 of ``(L, N, H)``)."""
+        return reorder_tensors(state, index, dim=1)
 
 
 def num_parameters(model: nn.Module) -> int:

@@ -5,7 +5,8 @@ cell states of every layer become the decoder's initial states: the whole senten
 into that fixed-size vector ``v``. The decoder is a conditional language model,
 ``p(y | x) = prod_t p(y_t | y_<t, v)``, trained with teacher forcing on ``batch.tgt_in`` and
 decoded one token at a time through :meth:`Seq2Seq.encode` / :meth:`Seq2Seq.step` /
-:meth:`Seq2Seq.reorder_state` (the interface :mod:`companion.decode` consumes).
+:meth:`Seq2Seq.reorder_state` (the :class:`~companion.models.contract.Translator` contract that
+:mod:`companion.decoding` consumes).
 
 Source reversal lives here, in the model (``reverse_source=True``): the real source tokens
 before EOS are reversed (:func:`companion.data.batching.reverse_padded`), PAD and EOS stay in
@@ -20,7 +21,7 @@ Padding never changes the encoder's final state: sequences are packed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import torch
 from torch import nn
@@ -28,6 +29,7 @@ from torch.nn.utils.rnn import pack_padded_sequence
 
 from companion.data.batching import reverse_padded
 from companion.errors import ConfigError, DataError
+from companion.models.contract import check_source
 from companion.specials import PAD
 
 #: Decoder state carried between steps: (h, c), each (L, N, H).
@@ -66,6 +68,8 @@ class Seq2Seq(nn.Module):
         reverse_source: reverse the source tokens before EOS (the paper's trick).
         init_range: every parameter is drawn from U[-init_range, init_range] (the paper: 0.08).
     """
+
+    example_args: ClassVar[dict[str, Any]] = {"embed_dim": 8, "hidden_size": 12, "num_layers": 2}
 
     def __init__(
         self,
@@ -128,18 +132,7 @@ class Seq2Seq(nn.Module):
 
         ``src`` (B, S) right-padded ids ending in EOS, ``src_lengths`` (B,) real lengths.
         """
-        if src.dim() != 2:
-            raise DataError(f"Seq2Seq.encode: src must be (B, S), got shape {tuple(src.shape)}")
-        if src_lengths.shape != (src.shape[0],):
-            raise DataError(
-                f"Seq2Seq.encode: src_lengths must be ({src.shape[0]},), "
-                f"got shape {tuple(src_lengths.shape)}"
-            )
-        if int(src_lengths.min()) < 1 or int(src_lengths.max()) > src.shape[1]:
-            raise DataError(
-                f"Seq2Seq.encode: src_lengths must be in [1, {src.shape[1]}], "
-                f"got min {int(src_lengths.min())} max {int(src_lengths.max())}"
-            )
+        check_source(src, src_lengths, "Seq2Seq.encode")
         if self.reverse_source:
             src = reverse_padded(src, src_lengths)
         emb = self.dropout(self.src_embed(src))  # (B, S, E)

@@ -6,6 +6,10 @@ compose figures; nothing here calls ``plt.show()``.
 
 from __future__ import annotations
 
+from companion.errors import require_extra
+
+require_extra("matplotlib", "plots", "companion.plots")
+
 
 def use_hangul_font() -> str:
     """Make matplotlib render Hangul, offline, on any machine.
@@ -14,8 +18,9 @@ def use_hangul_font() -> str:
     ``koreanize-matplotlib`` wheel ships NanumGothic; importing it registers the font file and
     sets it as the default family. Returns the family name now in use.
     """
-    import koreanize_matplotlib  # noqa: F401  (import registers the font)
     import matplotlib
+
+    require_extra("koreanize_matplotlib", "plots", "drawing Hangul")  # importing it registers the font
 
     matplotlib.rcParams["axes.unicode_minus"] = False
     return matplotlib.rcParams["font.family"][0]

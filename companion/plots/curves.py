@@ -1,7 +1,7 @@
 """Training curves: train loss and validation NLL (or perplexity) against optimiser steps.
 
 The source is a run directory or its ``metrics.jsonl`` (what ``companion train`` writes) or the
-:class:`~companion.train.History` that :meth:`Trainer.fit` returns.
+:class:`~companion.training.History` that :meth:`Trainer.fit` returns.
 """
 
 from __future__ import annotations

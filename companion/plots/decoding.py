@@ -34,7 +34,7 @@ def plot_bleu_by_length(
 ) -> Any:
     """Grouped bars of BLEU per source-length bucket, one colour per model.
 
-    ``results`` maps a model name to :func:`companion.evaluate.bleu_by_length` rows; every
+    ``results`` maps a model name to :func:`companion.evaluation.bleu_by_length` rows; every
     model must use the same buckets. The number of sentences of each bucket is written under
     its label.
     """
@@ -87,7 +87,7 @@ def plot_valid_curves(
     """One line per run of ``key`` (default validation perplexity) against the training step.
 
     ``histories`` maps a run name to its evaluation records, e.g. ``History.valid`` of
-    :class:`companion.train.Trainer` (dicts with ``step`` and ``key``).
+    :class:`companion.training.Trainer` (dicts with ``step`` and ``key``).
     """
     if not histories:
         raise DataError("plot_valid_curves: no runs to plot")

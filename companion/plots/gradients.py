@@ -22,7 +22,7 @@ def plot_gradient_norms(curves: Mapping[str, Mapping[str, Sequence[float]]], ax=
     """Log-scale ``||dL/dh_1||`` (solid) and ``||dL/dc_1||`` (dashed) against ``T``.
 
     ``curves`` maps a label (e.g. ``"RNN, init"``) to the dict returned by
-    :func:`companion.gradients.gradient_norms_vs_length` (keys ``"T"``, ``"h"``, maybe ``"c"``).
+    :func:`companion.experiments.gradients.gradient_norms_vs_length` (keys ``"T"``, ``"h"``, maybe ``"c"``).
     """
     ax = _axis(ax)
     for label, curve in curves.items():
@@ -62,7 +62,7 @@ def plot_accuracy_vs_length(accuracy: Mapping[str, Mapping[int, Sequence[float]]
 
 def plot_runs(runs: Mapping[str, object], ax=None):
     """Loss (top) and global gradient norm before clipping (bottom, log scale) per step, for
-    :class:`companion.tasks.RecallRun` s keyed by label. Returns the two axes."""
+    :class:`companion.experiments.tasks.RecallRun` s keyed by label. Returns the two axes."""
     if ax is None:
         _, ax = plt.subplots(2, 1, figsize=(6, 5), sharex=True)
     top, bottom = ax

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from companion.data.batching import reverse_padded
-from companion.decode import Hypothesis, beam_search, exhaustive_search
+from companion.decoding.search import Hypothesis, beam_search, exhaustive_search
 from companion.errors import DataError
 from companion.models.lstm import PeepholeLSTMCell
 from companion.repro import fmt
@@ -62,7 +62,7 @@ def _toy_cell(scale: float) -> PeepholeLSTMCell:
 
 class ToySeq2Seq(nn.Module):
     """The seed-000 encoder-decoder: embeddings (6, 2), two peephole LSTM cells (H = 2) and
-    a linear softmax layer, float64, with the decoding interface of :mod:`companion.decode`
+    a linear softmax layer, float64, with the decoding interface of :mod:`companion.decoding`
     (``encode`` / ``step`` / ``reorder_state``; the state is ``(h, c)``, each ``(N, 2)``)."""
 
     tgt_vocab_size = VOCAB_SIZE

@@ -215,12 +215,12 @@ def train_char_lm(cell: str, hidden_size: int, *, steps: int, embed_dim: int = 3
                   eval_every: int = 250, valid_chars: int = 50_000, clip_norm: float = 5.0,
                   seed: int = 0, forget_bias: float = 0.0) -> CharLMResult:
     """Train a :class:`companion.models.charlm.CharLM` on Shakespeare with the package's
-    :class:`companion.train.Trainer` (Adam, global-norm clipping) and record the validation
+    :class:`companion.training.Trainer` (Adam, global-norm clipping) and record the validation
     bits per character (teacher-forced mean NLL / ln 2) every ``eval_every`` steps."""
     import time
 
     from companion.models.charlm import CharLM, num_parameters
-    from companion.train import Trainer
+    from companion.training.trainer import Trainer
 
     vocab, train_batches, valid_batches = shakespeare_batches(batch_size, seq_len, valid_chars, seed)
     torch.manual_seed(seed)

@@ -29,12 +29,13 @@ import contextlib
 import itertools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import torch
 
 from companion.errors import ConfigError, DataError
+from companion.models.contract import check_source
 from companion.specials import BOS, EOS, PAD
 
 NEG_INF = float("-inf")
@@ -48,11 +49,14 @@ class Hypothesis:
         tokens: generated ids, ending with EOS (no BOS, no PAD).
         score: the ranking score: ``log_prob / lp(len(tokens))`` (``log_prob`` when alpha = 0).
         log_prob: ``sum_t log p(y_t | y_<t, x)`` over ``tokens``.
+        attention: ``(len(tokens), S)`` weights over the source's real tokens at each output
+            step, when the search was asked for them (``return_attention=True``), else None.
     """
 
     tokens: tuple[int, ...]
     score: float
     log_prob: float
+    attention: torch.Tensor | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -62,22 +66,6 @@ class Hypothesis:
 def _check_int(name: str, value: Any, minimum: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise ConfigError(f"decode: {name} must be an integer >= {minimum}, got {value!r}")
-
-
-def _check_source(src: torch.Tensor, src_lengths: torch.Tensor) -> None:
-    if not isinstance(src, torch.Tensor) or src.dim() != 2:
-        shape = tuple(src.shape) if isinstance(src, torch.Tensor) else type(src).__name__
-        raise DataError(f"decode: src must be a (B, S) tensor of ids, got {shape}")
-    if src.shape[0] == 0:
-        raise DataError("decode: src holds no sentences (B = 0)")
-    if not isinstance(src_lengths, torch.Tensor) or src_lengths.shape != (src.shape[0],):
-        shape = tuple(src_lengths.shape) if isinstance(src_lengths, torch.Tensor) else src_lengths
-        raise DataError(f"decode: src_lengths must have shape ({src.shape[0]},), got {shape}")
-    if int(src_lengths.min()) < 1 or int(src_lengths.max()) > src.shape[1]:
-        raise DataError(
-            f"decode: src_lengths must lie in [1, {src.shape[1]}], got "
-            f"min {int(src_lengths.min())} max {int(src_lengths.max())}"
-        )
 
 
 def length_penalty(length: int | torch.Tensor, alpha: float, form: str = "gnmt"):
@@ -126,12 +114,14 @@ def max_lengths(
 
 
 def _members(model: Any) -> list[Any]:
-    return list(model.models) if isinstance(model, Ensemble) else [model]
+    """The modules behind ``model``: its members for an ensemble (anything with ``.models``)."""
+    members = getattr(model, "models", None)
+    return list(members) if isinstance(members, (list, tuple)) else [model]
 
 
 @contextlib.contextmanager
 def evaluating(model: Any) -> Iterator[None]:
-    """Switch ``model`` (or every member of an :class:`Ensemble`) to eval mode and disable
+    """Switch ``model`` (or every member of an ensemble) to eval mode and disable
     autograd for the duration; the previous train/eval modes are restored afterwards."""
     members = [m for m in _members(model) if isinstance(m, torch.nn.Module)]
     modes = [m.training for m in members]
@@ -171,12 +161,19 @@ def greedy_search(
     max_len_a: float = 1.5,
     max_len_b: int = 10,
     max_len: int | None = None,
+    return_attention: bool = False,
 ) -> list[Hypothesis]:
     """Pick the most probable next token at every step, for a whole batch at once.
 
     ``src`` (B, S), ``src_lengths`` (B,) -> one :class:`Hypothesis` per sentence, in order.
+    With ``return_attention=True`` (a model with ``step_attention``, see
+    :class:`~companion.models.contract.AttentionTranslator`) each hypothesis carries the
+    attention weights of every step, ``(len(tokens), src_lengths[i])``.
     """
-    _check_source(src, src_lengths)
+    check_source(src, src_lengths, "decode")
+    if return_attention and not callable(getattr(model, "step_attention", None)):
+        raise ConfigError(f"decode: {type(model).__name__} has no attention to return "
+                          f"(it defines no step_attention)")
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
     B = src.shape[0]
     device = src.device
@@ -185,16 +182,20 @@ def greedy_search(
         prev = torch.full((B,), BOS, dtype=torch.long, device=device)
         done = torch.zeros(B, dtype=torch.bool)
         tokens: list[list[int]] = [[] for _ in range(B)]
+        weights: list[list[torch.Tensor]] = [[] for _ in range(B)]
         logp = [0.0] * B
         alive = torch.arange(B)  # original index of each row still decoding
         for t in range(1, int(limits.max()) + 1):
             log_probs, state = model.step(prev, state)
+            attn = model.step_attention(state).float().cpu() if return_attention else None
             log_probs = _only_eos(_ban_specials(log_probs), (limits[alive] == t).to(device))
             best_lp, best = log_probs.max(dim=-1)
             best_cpu, lp_cpu = best.tolist(), best_lp.tolist()
             for row, b in enumerate(alive.tolist()):
                 tokens[b].append(best_cpu[row])
                 logp[b] += lp_cpu[row]
+                if attn is not None:
+                    weights[b].append(attn[row, : int(src_lengths[b])])
                 if best_cpu[row] == EOS:
                     done[b] = True
             keep = ~done[alive]
@@ -206,7 +207,8 @@ def greedy_search(
                 alive = alive[rows]
                 best = best[rows.to(device)]
             prev = best
-    return [Hypothesis(tuple(t), lp, lp) for t, lp in zip(tokens, logp)]
+    return [Hypothesis(tuple(t), lp, lp, torch.stack(w) if return_attention else None)
+            for t, lp, w in zip(tokens, logp, weights)]
 
 
 # ----------------------------------------------------------------------------- beam search
@@ -244,7 +246,7 @@ def beam_search(
 
     Args:
         model: an encoder-decoder with ``encode``/``step``/``reorder_state`` (or an
-            :class:`Ensemble`).
+            :class:`~companion.decoding.ensemble.Ensemble`).
         src: ``(B, S)`` source ids, each row ending in EOS, right-padded with PAD.
         src_lengths: ``(B,)`` real source lengths (EOS included).
         beam_size: hypotheses kept live per sentence (``k``).
@@ -257,7 +259,7 @@ def beam_search(
     Returns:
         For each sentence, in input order, up to ``nbest`` :class:`Hypothesis` (best first).
     """
-    _check_source(src, src_lengths)
+    check_source(src, src_lengths, "decode")
     _check_int("beam_size", beam_size, 1)
     _check_int("nbest", nbest, 1)
     if nbest > beam_size:
@@ -398,7 +400,7 @@ def exhaustive_search(
     Returns, per sentence, the ``nbest`` best :class:`Hypothesis` ranked like beam search
     (ties: the shorter, then the lexicographically smaller, first).
     """
-    _check_source(src, src_lengths)
+    check_source(src, src_lengths, "decode")
     _check_int("nbest", nbest, 1)
     _check_penalty(length_penalty, length_penalty_form)
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
@@ -440,48 +442,6 @@ def exhaustive_search(
     return out
 
 
-# ----------------------------------------------------------------------------- ensembles
-class Ensemble:
-    """Several models decoded as one: at every step their distributions are averaged.
-
-    ``combine="prob"`` (default) averages the probabilities, ``log mean_m p_m(y)`` (what
-    fairseq and Marian do; Sutskever et al. do not say how their ensemble of 5 combined its
-    members); ``combine="log_prob"`` averages the log-probabilities, ``mean_m log p_m(y)``
-    renormalised (a product of experts). All members must share the target vocabulary.
-    An ensemble of one model decodes exactly like that model.
-    """
-
-    def __init__(self, models: Sequence[Any], combine: Literal["prob", "log_prob"] = "prob"):
-        models = list(models)
-        if not models:
-            raise ConfigError("Ensemble: needs at least one model")
-        if combine not in ("prob", "log_prob"):
-            raise ConfigError(f"Ensemble: combine must be 'prob' or 'log_prob', got {combine!r}")
-        sizes = {getattr(m, "tgt_vocab_size", None) for m in models}
-        if len(sizes) > 1:
-            raise ConfigError(f"Ensemble: members have different target vocabularies {sorted(map(str, sizes))}")
-        self.models = models
-        self.combine = combine
-
-    def encode(self, src: torch.Tensor, src_lengths: torch.Tensor) -> tuple[Any, ...]:
-        return tuple(m.encode(src, src_lengths) for m in self.models)
-
-    def step(self, prev_tokens: torch.Tensor, state: tuple[Any, ...]) -> tuple[torch.Tensor, tuple[Any, ...]]:
-        outs = [m.step(prev_tokens, s) for m, s in zip(self.models, state)]
-        new_state = tuple(s for _, s in outs)
-        if len(outs) == 1:
-            return outs[0][0], new_state
-        stacked = torch.stack([lp for lp, _ in outs])  # (M, N, V)
-        if self.combine == "prob":
-            log_probs = torch.logsumexp(stacked, dim=0) - math.log(len(outs))
-        else:
-            log_probs = torch.log_softmax(stacked.mean(dim=0), dim=-1)
-        return log_probs, new_state
-
-    def reorder_state(self, state: tuple[Any, ...], index: torch.Tensor) -> tuple[Any, ...]:
-        return tuple(m.reorder_state(s, index) for m, s in zip(self.models, state))
-
-
 # ----------------------------------------------------------------------------- scoring
 def score_sequences(
     model: Any, src: torch.Tensor, src_lengths: torch.Tensor, targets: Sequence[Sequence[int]]
@@ -490,7 +450,7 @@ def score_sequences(
 
     Teacher-forced through ``step``, so it scores exactly what the searches score.
     """
-    _check_source(src, src_lengths)
+    check_source(src, src_lengths, "decode")
     if len(targets) != src.shape[0]:
         raise DataError(f"score_sequences: {len(targets)} targets for {src.shape[0]} sources")
     out = []
@@ -518,7 +478,6 @@ def all_outputs(vocab: Sequence[int], max_len: int) -> Iterator[tuple[int, ...]]
 
 __all__ = [
     "Hypothesis",
-    "Ensemble",
     "beam_search",
     "greedy_search",
     "exhaustive_search",

@@ -52,7 +52,7 @@ def state_gradients(model: nn.Module, ids: torch.Tensor, targets: torch.Tensor,
     """Gradients of the last step's loss with respect to the state after the first step.
 
     ``model`` has ``embedding``, a single-layer batch-first fused ``rnn`` (``nn.RNN``,
-    ``nn.LSTM`` or ``nn.GRU``) and ``output`` (e.g. :class:`companion.tasks.SequenceClassifier`).
+    ``nn.LSTM`` or ``nn.GRU``) and ``output`` (e.g. :class:`companion.experiments.tasks.SequenceClassifier`).
     ``ids`` ``(B, T)``, ``targets`` ``(B,)``. With ``objective="loss"`` the differentiated
     quantity is the summed cross-entropy of ``output(h_T)``; with ``"logit"`` it is the summed
     logit of the target class, which does not go flat when a trained model is already

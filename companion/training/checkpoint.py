@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ import torch
 
 from companion.errors import CheckpointError
 
+_STEP_FILE = re.compile(r"checkpoint-step(\d+)\.pt")
 REQUIRED_KEYS = ("model", "optimizer", "scheduler", "step", "epoch", "rng", "config", "vocab")
 
 
@@ -44,14 +47,35 @@ def atomic_save(obj: Any, path: str | Path) -> None:
     finally:
         if tmp.exists():
             tmp.unlink()
-    try:  # make the rename itself durable
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    fsync_dir(path.parent)
+
+
+def fsync_dir(directory: str | Path) -> None:
+    """Make renames and links inside ``directory`` durable (a no-op where directories cannot
+    be fsynced)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
     except OSError:  # pragma: no cover - directories cannot be fsynced on some systems
         pass
+    finally:
+        os.close(fd)
+
+
+def link_atomic(src: Path, dst: Path) -> None:
+    """Make ``dst`` the same file as ``src`` atomically (hard link, else copy, then rename),
+    and fsync the directory so the new name survives a crash."""
+    tmp = dst.with_name(f".{dst.name}.link")
+    tmp.unlink(missing_ok=True)
+    try:
+        tmp.hardlink_to(src)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    tmp.replace(dst)
+    fsync_dir(dst.parent)
 
 
 def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> dict:
@@ -130,7 +154,9 @@ def check_model_config(ckpt: dict, model_cfg: dict, path: str | Path) -> None:
 
 def rotate(out_dir: Path, keep_last: int) -> None:
     """Delete all but the ``keep_last`` newest ``checkpoint-step*.pt`` files."""
-    files = sorted(out_dir.glob("checkpoint-step*.pt"), key=lambda p: int(p.stem.split("step")[1]))
+    numbered = [(int(m.group(1)), p) for p in out_dir.glob("checkpoint-step*.pt")
+                if (m := _STEP_FILE.fullmatch(p.name))]  # a stray checkpoint-stepX.pt is not ours
+    files = [p for _, p in sorted(numbered)]
     for old in files[: max(0, len(files) - keep_last)]:
         old.unlink(missing_ok=True)
 

@@ -16,12 +16,12 @@ Python use (no files are written when ``out_dir`` is None)::
     history = trainer.fit()          # history.train_loss, history.valid[-1]["valid_ppl"]
 
 The keyword options are the fields of :class:`companion.config.TrainConfig`; ``validate_fn``
-adds metrics to each evaluation (e.g. :func:`companion.run.bleu_validator` for BLEU).
+adds metrics to each evaluation (e.g. :func:`companion.evaluation.bleu_validator` for BLEU).
 
 With ``out_dir`` the Trainer appends to ``out_dir/metrics.jsonl`` every ``log_every`` steps
 ``{step, epoch, train_loss (mean over the window), lr, grad_norm, clip_rate, tokens_per_s}`` and
 at every evaluation ``{step, valid_nll, valid_ppl, valid_tokens, ...}``, and writes checkpoints
-(see :mod:`companion.checkpoint`) at every evaluation and at the end. Evaluation never touches
+(see :mod:`companion.training.checkpoint`) at every evaluation and at the end. Evaluation never touches
 the random generators, so ``eval_every`` does not change the training run, and a run stopped
 and resumed gives bitwise the parameters of an uninterrupted one (on the same hardware and
 thread count).
@@ -45,13 +45,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from companion import checkpoint as ckpt_io
 from companion.config import TrainConfig
-from companion.distributed import DistInfo, all_reduce_sum
 from companion.errors import ConfigError, TrainingError
-from companion.optim import PRESETS, init_uniform_, make_optimizer, make_schedule
 from companion.specials import PAD
-from companion.train_support import BatchStream, StopSignals, link_atomic
+from companion.training import checkpoint as ckpt_io
+from companion.training.checkpoint import link_atomic
+from companion.training.distributed import DistInfo, all_reduce_sum
+from companion.training.optim import PRESETS, init_uniform_, make_optimizer, make_schedule
+from companion.training.signals import StopSignals
+from companion.training.stream import BatchStream
 
 
 def sequence_loss(logits: torch.Tensor, targets: torch.Tensor, label_smoothing: float = 0.0) -> torch.Tensor:

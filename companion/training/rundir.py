@@ -1,5 +1,5 @@
-"""What the ``train``, ``translate`` and ``evaluate`` commands share: a run directory's
-vocabularies, loaders built from a config, and a model rebuilt from a checkpoint.
+"""Run directories: what the ``train``, ``translate`` and ``evaluate`` commands share -- a run's
+vocabularies, loaders built from its config, and a model rebuilt from a checkpoint.
 
 A run directory ``RUN/`` holds::
 
@@ -11,37 +11,23 @@ A run directory ``RUN/`` holds::
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-import numpy as np
 import torch
 import yaml
 from torch import nn
 
-from companion import checkpoint as ckpt_io
 from companion.config import Config, config_from_dict
 from companion.data.batching import encode_pairs, make_loader
 from companion.data.parallel import load_split
 from companion.data.vocab import load_vocab, train_vocabs, vocab_from_bytes
-from companion.distributed import DistInfo, barrier
 from companion.errors import CheckpointError, DataError
 from companion.models import build_model
+from companion.training import checkpoint as ckpt_io
+from companion.training.distributed import DistInfo, barrier
 
 VOCAB_FILES = {"src": "vocab.src.model", "tgt": "vocab.tgt.model"}
-
-
-def seed_everything(cfg: Config, device: torch.device) -> None:
-    """Seed python/numpy/torch with ``train.seed``; threads and deterministic kernels on CPU."""
-    seed = cfg.train.seed
-    random.seed(seed)
-    np.random.seed(seed % 2**32)
-    torch.manual_seed(seed)
-    if cfg.train.threads:
-        torch.set_num_threads(cfg.train.threads)
-    if cfg.train.deterministic and device.type == "cpu":
-        torch.use_deterministic_algorithms(True, warn_only=True)
 
 
 def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistInfo) -> tuple[Any, Any]:
@@ -79,20 +65,6 @@ def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: 
                          num_workers=cfg.data.num_workers, num_replicas=dist.world_size if shuffle else 1,
                          rank=dist.rank if shuffle else 0, pin_memory=dist.device.type == "cuda")
     return loader, pairs
-
-
-def bleu_validator(src_vocab: Any, tgt_vocab: Any, pairs: list[tuple[str, str]], *,
-                   max_len_a: float = 1.5, max_len_b: int = 10) -> Callable[[nn.Module], dict]:
-    """A Trainer ``validate_fn``: sacrebleu BLEU of greedy translations of ``pairs``'s sources
-    against their targets, reported as ``valid_bleu``."""
-    from companion.evaluate import corpus_bleu, translate_corpus
-
-    def validate(model: nn.Module) -> dict:
-        hyps = translate_corpus(model, src_vocab, tgt_vocab, [s for s, _ in pairs], beam_size=1,
-                                max_len_a=max_len_a, max_len_b=max_len_b)
-        return {"valid_bleu": corpus_bleu(hyps, [t for _, t in pairs]).score}
-
-    return validate
 
 
 def write_config(cfg: Config, run_dir: Path) -> None:

@@ -1,0 +1,89 @@
+"""Translating a whole corpus: length-sorted batches through greedy or beam search, input order
+kept, ids turned back into text by the vocabularies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from companion.decoding.search import Hypothesis, beam_search, greedy_search
+from companion.errors import ConfigError, DataError
+from companion.specials import EOS, PAD
+
+
+def _device_of(model: Any) -> torch.device:
+    members = getattr(model, "models", None)
+    first = members[0] if isinstance(members, (list, tuple)) and members else model
+    try:
+        return next(first.parameters()).device
+    except (AttributeError, StopIteration):
+        return torch.device("cpu")
+
+
+def decode_corpus(
+    model: Any,
+    sources: Sequence[Sequence[int]],
+    *,
+    beam_size: int = 5,
+    nbest: int = 1,
+    batch_size: int = 64,
+    **search: Any,
+) -> list[list[Hypothesis]]:
+    """Decode id sequences (each ending with EOS) in length-sorted batches; input order kept.
+
+    ``beam_size=1`` with no length penalty uses :func:`~companion.decoding.search.greedy_search` (the
+    same output, faster); other options go to :func:`~companion.decoding.search.beam_search`.
+    """
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ConfigError(f"decode_corpus: batch_size must be a positive integer, got {batch_size!r}")
+    for i, s in enumerate(sources):
+        if len(s) == 0 or s[-1] != EOS:
+            raise DataError(f"decode_corpus: source {i} must end with EOS (id {EOS}), got {list(s)[-5:]}")
+    device = _device_of(model)
+    order = sorted(range(len(sources)), key=lambda i: (len(sources[i]), i))
+    out: list[list[Hypothesis] | None] = [None] * len(sources)
+    use_greedy = beam_size == 1 and nbest == 1 and not search.get("length_penalty", 0.0)
+    for start in range(0, len(order), batch_size):
+        ids = order[start : start + batch_size]
+        width = max(len(sources[i]) for i in ids)
+        src = torch.full((len(ids), width), PAD, dtype=torch.long)
+        for row, i in enumerate(ids):
+            src[row, : len(sources[i])] = torch.as_tensor(list(sources[i]), dtype=torch.long)
+        lengths = torch.tensor([len(sources[i]) for i in ids])
+        src, lengths = src.to(device), lengths.to(device)
+        if use_greedy:
+            greedy_kw = {k: v for k, v in search.items() if k in ("max_len_a", "max_len_b", "max_len")}
+            hyps = [[h] for h in greedy_search(model, src, lengths, **greedy_kw)]
+        else:
+            hyps = beam_search(model, src, lengths, beam_size=beam_size, nbest=nbest, **search)
+        for row, i in enumerate(ids):
+            out[i] = hyps[row]
+    return out  # type: ignore[return-value]
+
+
+def translate_corpus(
+    model: Any,
+    src_vocab: Any,
+    tgt_vocab: Any,
+    sentences: Sequence[str],
+    beam_size: int = 5,
+    *,
+    batch_size: int = 64,
+    **search: Any,
+) -> list[str]:
+    """Translate raw sentences: encode with ``src_vocab`` (+ EOS), search, decode the best
+    hypothesis of each with ``tgt_vocab``. Source reversal, if any, is the model's business.
+
+    ``search`` holds :func:`~companion.decoding.search.beam_search` options (``length_penalty``,
+    ``max_len_a``, ``max_len_b``, ``finish_rule``, ...).
+    """
+    if isinstance(sentences, str):
+        raise DataError("translate_corpus: sentences must be a list of strings, not one string")
+    sources = [list(src_vocab.encode(s)) + [EOS] for s in sentences]
+    hyps = decode_corpus(model, sources, beam_size=beam_size, batch_size=batch_size, **search)
+    return [tgt_vocab.decode(h[0].tokens) if h else "" for h in hyps]
+
+
+__all__ = ["decode_corpus", "translate_corpus"]

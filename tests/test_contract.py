@@ -1,0 +1,210 @@
+"""Every registered model against the contract of ``companion.models.contract``.
+
+Registering a model in ``companion.models.MODELS`` is what subjects it to these tests: step-by-step
+decoding equals the teacher-forced forward, padding and batching change nothing, ``reorder_state``
+equals recomputation, greedy equals beam 1, batched beam equals one-by-one, attention weights are
+distributions that ignore padding, and a checkpoint round trip gives the same outputs.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from companion.data.batching import collate, lm_batches
+from companion.decoding import beam_search, greedy_search
+from companion.models import MODELS, build_model, get_model_class
+from companion.models.contract import AttentionTranslator, LanguageModel, Translator, is_translator
+from companion.specials import EOS, PAD
+from companion.training.checkpoint import atomic_save
+
+SRC_V, TGT_V = 13, 11
+NAMES = sorted(MODELS)
+
+
+def _build(name: str, seed: int = 0) -> torch.nn.Module:
+    torch.manual_seed(seed)
+    cls = get_model_class(name)
+    model = build_model({"name": name, **cls.example_args}, SRC_V, TGT_V).double().eval()
+    with torch.no_grad():  # random init of some models is near-uniform: sharpen it so
+        for p in model.parameters():  # that searches and comparisons are not decided by ties
+            p.mul_(3.0)
+    return model
+
+
+def _pairs(seed: int = 1, n: int = 4) -> list[tuple[list[int], list[int]]]:
+    g = torch.Generator().manual_seed(seed)
+    out = []
+    for i in range(n):
+        s = torch.randint(4, SRC_V, (2 + (3 * i) % 7,), generator=g).tolist() + [EOS]
+        t = torch.randint(4, TGT_V, (1 + (2 * i + 1) % 6,), generator=g).tolist()
+        out.append((s, t))
+    return out
+
+
+def _kind(name):
+    return "translator" if is_translator(_build(name)) else "lm"
+
+
+TRANSLATORS = [n for n in NAMES if _kind(n) == "translator"]
+LMS = [n for n in NAMES if _kind(n) == "lm"]
+
+
+def _lm_batch(seed: int = 1):
+    g = torch.Generator().manual_seed(seed)
+    ids = torch.randint(4, TGT_V, (3 * 9,), generator=g)
+    return next(iter(lm_batches(ids, batch_size=3, seq_len=8, shuffle=False)))
+
+
+def _step_log_probs(model, batch) -> torch.Tensor:
+    """Log-probabilities of every position computed one step at a time, (B, T, V)."""
+    if is_translator(model):
+        state = model.encode(batch.src, batch.src_lengths)
+    else:
+        state = model.initial_state(batch.tgt_in.shape[0])
+    out = []
+    for t in range(batch.tgt_in.shape[1]):
+        lp, state = model.step(batch.tgt_in[:, t], state)
+        out.append(lp)
+    return torch.stack(out, dim=1)
+
+
+# ---------------------------------------------------------------------------------- every model
+@pytest.mark.parametrize("name", NAMES)
+def test_meets_its_protocol_and_has_example_args(name):
+    model = _build(name)
+    assert isinstance(get_model_class(name).example_args, dict)
+    assert isinstance(model, Translator) or isinstance(model, LanguageModel)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_step_by_step_equals_teacher_forced_forward(name):
+    model = _build(name)
+    batch = collate(_pairs()) if is_translator(model) else _lm_batch()
+    with torch.no_grad():
+        logits = model(batch)
+        assert logits.shape == (*batch.tgt_in.shape, TGT_V)
+        forced = torch.log_softmax(logits, dim=-1)
+        stepped = _step_log_probs(model, batch)
+    real = batch.tgt_out != PAD
+    torch.testing.assert_close(stepped[real], forced[real], rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_position_never_sees_later_targets(name):
+    model = _build(name)
+    batch = collate(_pairs()) if is_translator(model) else _lm_batch()
+    changed = collate(_pairs()) if is_translator(model) else _lm_batch()
+    changed.tgt_in[:, -1] = 4 + (changed.tgt_in[:, -1] - 3) % (TGT_V - 4)
+    with torch.no_grad():
+        a, b = model(batch), model(changed)
+    torch.testing.assert_close(a[:, :-1], b[:, :-1], rtol=0, atol=1e-12)
+    assert not torch.allclose(a[:, -1], b[:, -1])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reorder_state_equals_recomputation(name):
+    model = _build(name)
+    index = torch.tensor([2, 0, 0, 1])
+    with torch.no_grad():
+        if is_translator(model):
+            batch = collate(_pairs()[:3])
+            state = model.reorder_state(model.encode(batch.src, batch.src_lengths), index)
+            fresh = model.encode(batch.src[index], batch.src_lengths[index])
+        else:
+            batch = _lm_batch()
+            warm = model.initial_state(3)
+            _, warm = model.step(batch.tgt_in[:, 0], warm)
+            state = model.reorder_state(warm, index)
+            fresh = model.initial_state(4)
+            _, fresh = model.step(batch.tgt_in[index, 0], fresh)
+        prev = torch.tensor([1, 5, 6, 7])
+        for _ in range(3):
+            a, state = model.step(prev, state)
+            b, fresh = model.step(prev, fresh)
+            torch.testing.assert_close(a, b, rtol=0, atol=1e-12)
+            prev = a.argmax(-1)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checkpoint_round_trip(name, tmp_path):
+    model = _build(name)
+    path = tmp_path / "model.pt"
+    atomic_save({"model": model.state_dict()}, path)
+    loaded = _build(name, seed=123)
+    loaded.load_state_dict(torch.load(path, weights_only=True)["model"])
+    batch = collate(_pairs()) if is_translator(model) else _lm_batch()
+    with torch.no_grad():
+        assert torch.equal(model(batch), loaded(batch))
+
+
+# ---------------------------------------------------------------------------------- translators
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_padding_and_batching_change_nothing(name):
+    model = _build(name)
+    pairs = _pairs()
+    batch = collate(pairs)
+    with torch.no_grad():
+        together = model(batch)
+        for i, pair in enumerate(pairs):
+            alone = model(collate([pair]))
+            T = alone.shape[1]
+            torch.testing.assert_close(together[i, :T], alone[0], rtol=0, atol=1e-10)
+        wide = collate(pairs)
+        wide.src = torch.cat([wide.src, torch.full((len(pairs), 3), PAD)], dim=1)
+        torch.testing.assert_close(model(wide), together, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_greedy_equals_beam_of_one(name):
+    model = _build(name)
+    batch = collate(_pairs())
+    greedy = greedy_search(model, batch.src, batch.src_lengths, max_len=8)
+    beam = beam_search(model, batch.src, batch.src_lengths, beam_size=1, max_len=8)
+    assert [h.tokens for h in greedy] == [b[0].tokens for b in beam]
+    for g, b in zip(greedy, beam):
+        assert g.log_prob == pytest.approx(b[0].log_prob, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_batched_beam_equals_one_by_one(name):
+    model = _build(name)
+    batch = collate(_pairs())
+    together = beam_search(model, batch.src, batch.src_lengths, beam_size=3, nbest=2,
+                           length_penalty=0.6, max_len=8)
+    for i in range(batch.src.shape[0]):
+        n = int(batch.src_lengths[i])
+        alone = beam_search(model, batch.src[i : i + 1, :n], batch.src_lengths[i : i + 1],
+                            beam_size=3, nbest=2, length_penalty=0.6, max_len=8)[0]
+        assert [h.tokens for h in together[i]] == [h.tokens for h in alone]
+        for a, b in zip(together[i], alone):
+            assert a.score == pytest.approx(b.score, abs=1e-9)
+
+
+ATTENTION = [n for n in TRANSLATORS if isinstance(_build(n), AttentionTranslator)]
+
+
+@pytest.mark.parametrize("name", ATTENTION or [pytest.param("none", marks=pytest.mark.skip(
+    reason="no attention model is registered"))])
+def test_attention_weights_are_distributions_over_real_tokens(name):
+    model = _build(name)
+    batch = collate(_pairs())
+    with torch.no_grad():
+        state = model.encode(batch.src, batch.src_lengths)
+        _, state = model.step(batch.tgt_in[:, 0], state)
+        w = model.step_attention(state)
+    assert w.shape == batch.src.shape
+    torch.testing.assert_close(w.sum(-1), torch.ones(w.shape[0], dtype=w.dtype))
+    assert torch.all(w[batch.src == PAD] == 0)
+    hyps = greedy_search(model, batch.src, batch.src_lengths, max_len=6, return_attention=True)
+    for h, n in zip(hyps, batch.src_lengths.tolist()):
+        assert h.attention.shape == (len(h.tokens), n)
+
+
+def test_a_model_without_attention_refuses_to_return_it():
+    from companion.errors import ConfigError
+
+    model = _build("seq2seq")
+    batch = collate(_pairs())
+    with pytest.raises(ConfigError, match="no attention to return"):
+        greedy_search(model, batch.src, batch.src_lengths, max_len=4, return_attention=True)
