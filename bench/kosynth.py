@@ -5,20 +5,26 @@ two references on the same machine (wall time; CPU time of the generator is prin
 since a busy machine stretches wall time): drawing the same number of ``random.random()`` values as
 the generator makes choices for (about 100 per pair), and merely writing the same number of
 pre-made lines to the same kinds of files. It prints pairs/s and the ratios, so the figure is
-comparable across machines. Goal: 100,000 pairs in <= 30 s on one core.
+comparable across machines. Goal: 100,000 pairs in <= 30 s on one core (any level).
 
-    python bench/kosynth.py [--size 100000] [--seed 0]
+``--table N`` prints instead, for every level, what N pairs (seed 0) look like: distinct
+English words (lower-cased, punctuation stripped), distinct Korean eojeols, distinct lemmas
+used, English length (mean/median/max), the share of test pairs with >= 20 English words.
+
+    python bench/kosynth.py [--size 100000] [--seed 0] [--level full]
+    python bench/kosynth.py --table 20000
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from companion.data.kosynth import generate_pairs, write_corpus
+from companion.data.kosynth import LEVELS, generate_pairs, split_pairs, write_corpus
 
 
 def reference_random(n_calls: int) -> float:
@@ -41,16 +47,46 @@ def reference_write(lines: list[str], size: int, folder: Path) -> float:
     return time.perf_counter() - t
 
 
+def level_row(name: str, n: int, seed: int) -> str:
+    """One row of the level table: vocabulary, lemmas and length of ``n`` pairs."""
+    t0 = time.perf_counter()
+    pairs = generate_pairs(n, seed, name)
+    seconds = time.perf_counter() - t0
+    en = {w.strip(".,?").lower() for p in pairs for w in p.en.split()}
+    ko = {w.strip(".?") for p in pairs for w in p.ko.split()}
+    lemmas = set().union(*(p.lemmas for p in pairs))
+    lengths = [len(p.en.split()) for p in pairs]
+    test = split_pairs(pairs, seed)["test"]
+    long_share = sum(len(p.en.split()) >= 20 for p in test) / len(test)
+    return (f"| {name:6} | {len(en):6} | {len(ko):6} | {len(lemmas):5} | "
+            f"{statistics.mean(lengths):4.1f} / {statistics.median(lengths):4.1f} / "
+            f"{max(lengths):2} | {long_share:6.1%} | {seconds:5.1f} s |")
+
+
+def table(n: int, seed: int) -> None:
+    """Print the level table for ``n`` pairs per level."""
+    print(f"| level  | EN words | KO eojeols | lemmas | EN length mean / median / max "
+          f"| test >= 20 words | {n} pairs in |")
+    for name in LEVELS:
+        print(level_row(name, n, seed))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--level", default="full", choices=list(LEVELS))
+    parser.add_argument("--table", type=int, default=0, metavar="N",
+                        help="print the level table for N pairs per level instead")
     args = parser.parse_args()
-    sample = generate_pairs(200, args.seed)
+    if args.table:
+        table(args.table, args.seed)
+        return
+    sample = generate_pairs(200, args.seed, args.level)
     lines = [p.en for p in sample] + [p.ko for p in sample]
     with tempfile.TemporaryDirectory() as tmp:
         t0, c0 = time.perf_counter(), time.process_time()
-        sheet = write_corpus(Path(tmp) / "corpus", args.size, args.seed)
+        sheet = write_corpus(Path(tmp) / "corpus", args.size, args.seed, level=args.level)
         t_gen, c_gen = time.perf_counter() - t0, time.process_time() - c0
         t_write = reference_write(lines, args.size, Path(tmp))
     t_rand = reference_random(100 * args.size)
@@ -62,8 +98,10 @@ def main() -> None:
           f"-> generation costs {t_gen / t_write:.1f}x a plain write")
     print(f"reference: {100 * args.size:,} random.random() calls: {t_rand:.2f} s "
           f"-> generation costs {t_gen / t_rand:.2f}x that")
-    print(f"lexicon lemmas {sheet['lexicon_lemmas']}, test pairs {test['pairs']}, "
-          f"test pairs >= 30 English words {test['en_words_30_plus'] / test['pairs']:.1%}, "
+    print(f"level {sheet['level']['name']}: lexicon lemmas {sheet['lexicon_lemmas']} "
+          f"({sheet['lemmas_used']} used), test pairs {test['pairs']}, "
+          f">= 20 English words {test['en_words_20_plus'] / test['pairs']:.1%}, "
+          f">= 30 {test['en_words_30_plus'] / test['pairs']:.1%}, "
           f"longest {test['en_words_max']} words")
 
 

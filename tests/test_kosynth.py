@@ -116,6 +116,47 @@ def test_negation_short_and_long():
     assert roles == ["V", "NEG"]
 
 
+@pytest.mark.parametrize("level,tense,question,form", [
+    ("plain", "present", False, "모른다"), ("plain", "present", True, "모르니"),
+    ("plain", "past", False, "몰랐다"), ("polite", "present", False, "몰라요"),
+    ("polite", "past", False, "몰랐어요"), ("polite", "future", False, "모를 거예요"),
+    ("formal", "present", False, "모릅니다"), ("formal", "past", True, "몰랐습니까"),
+    ("formal", "future", False, "모를 것입니다"), ("plain", "future", True, "모를 거니"),
+])
+def test_negated_know_is_moreuda(level, tense, question, form):
+    """알다 negates as 모르다 in every tense and speech level, short or long negation."""
+    for negation in ("long", "short"):
+        assert KO.conjugate("알다", level, tense, question=question,
+                            negation=negation) == form
+    group = KO.verb_group("알다", level, tense, question=question, negation="long")
+    assert group[0][1] == "V+NEG" and all(r != "NEG" for _, r in group)
+
+
+def test_negated_iss_is_eobs():
+    """있다 and its compounds (맛있다, 재미있다) negate as 없다, never 있지 않다."""
+    assert KO.negative_of("있다") == "없다" and KO.negative_of("맛있다") == "맛없다"
+    assert KO.negative_of("알다") == "모르다" and KO.negative_of("먹다") is None
+    assert KO.conjugate("있다", "plain", "present", negation="long", adj=True) == "없다"
+    assert KO.conjugate("맛있다", "plain", "present", negation="long", adj=True) == "맛없다"
+    assert KO.conjugate("맛있다", "polite", "past", negation="long", adj=True) == "맛없었어요"
+    assert KO.conjugate("재미있다", "formal", "future", negation="long",
+                        adj=True) == "재미없을 것입니다"
+    assert KO.conjugate("있다", "formal", "present", question=True,
+                        negation="long", adj=True) == "없습니까"
+
+
+def test_suppletive_negation_in_relative_clauses_and_connectives():
+    assert KO.adnominal_group("알다", "present", negation=True) == (("모르는", "V+NEG"),)
+    assert KO.adnominal_group("알다", "past", negation=True) == (("몰랐던", "V+NEG"),)
+    assert KO.adnominal_group("알다", "future", negation=True) == (("모를", "V+NEG"),)
+    assert KO.adnominal_group("있다", "present", negation=True) == (("없는", "V+NEG"),)
+    assert KO.adnominal_group("알다", "past") == (("알았던", "V"),)  # not 안 (= "not")
+    assert KO.adnominal_group("먹다", "present", negation=True) == (
+        ("먹지", "V"), ("않는", "NEG"))
+    assert [KO.connective("모르다", k) for k in KO.CONNECTIVES] == [
+        "모르고", "모르지만", "몰라서", "모를 때", "모르면"]
+
+
 def test_irregular_adnominals():
     assert KO.adnominal("덥다", adj=True) == "더운"
     assert KO.adnominal("크다", adj=True) == "큰"
@@ -281,6 +322,34 @@ def test_alignment_of_negated_past():
     links = set(align)
     assert {(1, 5), (1, 6)} <= links  # 사과를 <-> the apple
     assert {(2, 4), (3, 2), (3, 3)} <= links  # 먹지 않았다 <-> did not eat
+
+
+def _know_clause(b, tense, neg, form):
+    know = next(v for v in VERBS if v.ko == "알다")
+    boy, girl = _the(b, "소년", "boy"), _the(b, "소녀", "girl")
+    return Clause(boy, know, tense, neg=neg, obj=girl), form
+
+
+def test_alignment_of_negated_know():
+    """모르다 carries the negation: "did not know" all align to 몰랐다."""
+    b = SentenceBuilder(random.Random(0))
+    cl, _ = _know_clause(b, "past", "long", None)
+    ko, en, align = _clause_pair(cl)
+    assert " ".join(ko) == "소년이 소녀를 몰랐다."
+    assert " ".join(en) == "The boy did not know the girl."
+    assert {(2, 2), (2, 3), (2, 4)} <= set(align)
+    b = SentenceBuilder(random.Random(0))
+    cl, _ = _know_clause(b, "present", "short", None)
+    ko, en, _ = _clause_pair(cl, level="polite")
+    assert " ".join(ko) == "소년이 소녀를 몰라요."
+    assert " ".join(en) == "The boy does not know the girl."
+    b = SentenceBuilder(random.Random(0))
+    hot = next(a for a in ADJECTIVES if a.ko == "덥다")
+    know, _ = _know_clause(b, "past", "long", None)
+    sub = Sub("because", know, Clause(_the(b, "방", "room"), hot, "past"))
+    ko, en, align = _clause_pair(sub)
+    assert " ".join(ko) == "소년이 소녀를 몰라서 방이 더웠다."
+    assert " ".join(en) == "The room was hot because the boy did not know the girl."
 
 
 def test_subordination_and_coordination_render():

@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.data.kosynth import (CHALLENGES, Pair, format_alignment, generate_pairs,
-                                    parse_alignment, read_alignments, split_pairs,
-                                    split_sizes, write_corpus)
+from companion.data.kosynth import (CHALLENGES, LEVELS, Level, Pair, format_alignment,
+                                    generate_pairs, level_from_name, parse_alignment,
+                                    read_alignments, split_pairs, split_sizes, write_corpus)
 from companion.data.kosynth import english as E
 from companion.data.kosynth.corpus import challenge_sets
-from companion.data.kosynth.lexicon import ADJECTIVES, VERBS
-from companion.errors import DataError
+from companion.data.kosynth.grammar import SentenceBuilder, lexicon_of, make_sentence
+from companion.data.kosynth.level import parse_knobs
+from companion.data.kosynth.lexicon import ADJECTIVES, NOUNS, VERBS, lemma_count
+from companion.errors import ConfigError, DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -272,14 +274,298 @@ def test_cli_writes_corpus_byte_identical(tmp_path):
     assert r.stderr.strip().count("\n") == 0 and "use --force" in r.stderr
 
 
+_SUPPLETIVE = re.compile(r"^(모르|몰라|몰랐|모릅|모를)")
+
+
+def _korean_negators(p) -> int:
+    """않- (long negation), 모르다 (not 알다), and 맛없-/재미없- where they translate a
+    negated "delicious"/"interesting" (rather than the adjectives "tasteless"/"boring")."""
+    toks, en = p.ko.split(), p.en.split()
+    n = 0
+    for i, t in enumerate(toks):
+        if t.startswith("않") or _SUPPLETIVE.match(t):
+            n += 1
+        elif "없" in t:
+            aligned = {_bare(en[j]) for a, j in p.align if a == i}
+            n += bool(aligned & {"delicious", "interesting"})
+    return n
+
+
 def test_negation_is_translated_once_per_korean_negator(pairs):
-    """Every 않- (long negation) is one English "not", and vice versa."""
+    """Every Korean negator (않-, 모르-, 없- for 있-) is one English "not", and vice versa."""
     checked = 0
     for p in pairs:
         toks = p.ko.split()
-        if "안" in toks:  # short negation, or the adnominal of 알다 (안 친구): skip
+        if "안" in toks:  # short negation: skip
             continue
-        n_ko = sum(t.startswith("않") for t in toks)
+        n_ko = _korean_negators(p)
         assert n_ko == p.en.split().count("not"), (p.ko, p.en)
         checked += n_ko > 0
     assert checked > 100
+
+
+# ---------------------------------------------------------------- naturalness fixes
+
+
+@pytest.fixture(scope="module")
+def many():
+    return generate_pairs(20_000, seed=0)
+
+
+def test_know_and_have_negate_with_their_own_words(many):
+    """No 알지 않-/안 알- (모르다 instead) and no 있지 않- (없다 instead); the suppletive
+    forms occur, in every tense and in relative clauses, with the English negation."""
+    forms = Counter()
+    for p in many:
+        assert "알지 않" not in p.ko and "있지 않" not in p.ko, p.ko
+        assert not re.search(r"(^| )안 (알|압|안다|아니|아는)", p.ko), p.ko  # 안 + 알다
+        toks, en = p.ko.split(), p.en.split()
+        for i, t in enumerate(toks):  # 안 is only ever the negation, not "(who) knew"
+            if t == "안":
+                assert not {_bare(en[j]) for a, j in p.align if a == i} & {"knew", "know"}
+        for i, t in enumerate(toks):
+            if _SUPPLETIVE.match(t):
+                aligned = " ".join(en[j] for a, j in sorted(p.align, key=lambda x: x[1])
+                                   if a == i)
+                assert re.search(r"\bnot know", aligned), (p.ko, p.en)
+                forms[t.rstrip(".?")[:2]] += 1
+        if re.search(r"\bnot (delicious|interesting)\b", p.en):
+            assert re.search(r"맛없|재미없", p.ko), (p.ko, p.en)
+            forms["없"] += 1
+    assert forms["모르"] > 5 and forms["몰랐"] > 5 and forms["모를"] > 5, forms
+    assert forms["없"] > 5, forms
+    assert any(re.search(r"\bdoes not know\b", p.en) for p in many)
+    assert any(re.search(r"\bdid not know\b", p.en) for p in many)
+
+
+def test_no_indefinite_han_before_a_noun_that_reads_as_a_counter(many):
+    """한 개 is "one item": the dog takes 어떤 (어떤 개 "a dog"), and so do the other
+    nouns that read as a counter or another word after 한 (시, 가지, 배, 말 ...)."""
+    from companion.data.kosynth.lexicon import HAN_AMBIGUOUS, NOUN_BY_KO
+    own = {k: {NOUN_BY_KO[k].en, E.plural(NOUN_BY_KO[k].en)} for k in HAN_AMBIGUOUS}
+    dogs = counted = 0
+    for p in many:
+        toks, en = p.ko.split(), p.en.split()
+        for i in range(len(toks) - 1):
+            nxt = toks[i + 1]
+            if toks[i] != "한":
+                continue
+            aligned = {_bare(en[j]) for a, j in p.align if a == i + 1}
+            for k in HAN_AMBIGUOUS:  # 한 개를 may count apples (사과 한 개를), never a dog
+                if nxt.startswith(k):
+                    assert not aligned & own[k], (p.ko, p.en)
+            counted += nxt.startswith("개") and "one" in {_bare(en[j]) for a, j in p.align
+                                                         if a == i}
+        dogs += bool(re.search(r"(^| )어떤 개(에게|를|가|는|도|와|의|만)? ", p.ko)
+                     and re.search(r"\ba dog\b", p.en))
+    assert dogs > 3 and counted > 3, (dogs, counted)
+
+
+# ---------------------------------------------------------------- difficulty levels
+
+#: tags every level must produce (``long`` uses the level's own threshold)
+LEVEL_TAGS = ("negation", "past", "future", "progressive", "question", "wh", "relative",
+              "number", "digits", "age", "coordination", "subordination", "nested",
+              "because", "when", "if", "and", "but", "plain", "polite", "formal",
+              "ditransitive", "motion", "possessive", "name", "plural", "indefinite",
+              "adjective", "adjective_predicate", "time", "place", "also", "only",
+              "np_coordination", "long")
+#: measured on the fixture (seed 0): distinct English words (lower case, no punctuation)
+#: tiny 432, small 622 (saturated: 20,000 pairs give the same), medium 1566, full 2757
+EN_WORDS_BOUND = {"tiny": (300, 500), "small": (450, 700), "medium": (1200, 2000),
+                  "full": (2500, 10_000)}
+LEMMA_BOUND = {"tiny": 110, "small": 200, "medium": 800, "full": 1557}
+WH_WORDS = ("누가", "무엇을", "누구를", "누구에게", "어디에", "어디에서", "언제", "왜", "몇")
+
+
+@pytest.fixture(scope="module")
+def by_level():
+    return {name: generate_pairs(10_000 if name == "small" else 5000, 0, name)
+            for name in LEVELS}
+
+
+def _en_words(pairs) -> set[str]:
+    return {_bare(w) for p in pairs for w in p.en.split()}
+
+
+def test_named_levels_and_knob_errors():
+    assert list(LEVELS) == ["tiny", "small", "medium", "full"]
+    assert level_from_name("full") == Level()
+    small = level_from_name("small")
+    assert (small.lemmas_per_class, small.surnames, small.given_names, small.max_clauses,
+            small.max_words, small.long_words) == (6, 4, 4, 3, 30, 20)
+    assert level_from_name("full").long_words == 40
+    with pytest.raises(ConfigError, match=r"unknown level 'huge' \(choose from tiny, small, "
+                                          r"medium, full\)"):
+        level_from_name("huge")
+    with pytest.raises(ConfigError, match="unknown level"):
+        generate_pairs(3, 0, "huge")
+    for bad, match in [(dict(max_words=5), "max_words must be 10..80, got 5"),
+                       (dict(max_clauses=5), "max_clauses must be 1..4"),
+                       (dict(lemmas_per_class=0), "lemmas_per_class must be a positive"),
+                       (dict(surnames=True), "surnames must be a positive")]:
+        with pytest.raises(ConfigError, match=match):
+            Level("x", **bad)
+    assert small.with_knobs(max_words=30) is small
+    custom = small.with_knobs(max_words=25, lemmas_per_class=None)
+    assert custom.name == "small+max_words=25+lemmas_per_class=all"
+    assert (custom.max_words, custom.lemmas_per_class, custom.surnames) == (25, None, 4)
+    with pytest.raises(ConfigError, match="unknown level knob 'colour'"):
+        small.with_knobs(colour=1)
+    assert parse_knobs(names="4x3", lemmas_per_class="all", max_words="25") == {
+        "surnames": 4, "given_names": 3, "lemmas_per_class": None, "max_words": 25}
+    assert parse_knobs(names="5") == {"surnames": 5, "given_names": 5}
+    for kw in (dict(names="4x4x4"), dict(names="ax4"), dict(max_clauses="all"),
+               dict(lemmas_per_class="-1")):
+        with pytest.raises(ConfigError, match="must be"):
+            parse_knobs(**kw)
+
+
+def test_full_is_the_default_level():
+    a = generate_pairs(300, 5)
+    assert a == generate_pairs(300, 5, "full") == generate_pairs(300, 5, Level())
+    assert [p.align for p in a] == [p.align for p in generate_pairs(300, 5, None)]
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_level_pairs_are_bounded_and_rich(by_level, name):
+    level, pairs = LEVELS[name], by_level[name]
+    lengths = [len(p.en.split()) for p in pairs]
+    assert min(lengths) >= 3 and max(lengths) <= level.max_words
+    lo, hi = EN_WORDS_BOUND[name]
+    assert lo < len(_en_words(pairs)) < hi, len(_en_words(pairs))
+    used = set().union(*(p.lemmas for p in pairs))
+    available = lexicon_of(level).counts()["lemmas"]
+    assert len(used) <= available <= LEMMA_BOUND[name]
+    assert len(used) >= 0.95 * available  # the cut keeps nothing the grammar cannot draw
+    tags = Counter(t for p in pairs for t in p.phenomena)
+    assert not [t for t in LEVEL_TAGS if tags[t] < 3], {t: tags[t] for t in LEVEL_TAGS}
+    assert all(("long" in p.phenomena) == (len(p.en.split()) >= level.long_words)
+               for p in pairs)
+    wh = Counter(w for p in pairs if "wh" in p.phenomena for w in WH_WORDS
+                 if w in p.ko.split() or (w == "어디에" and "어디에 " in p.ko))
+    assert set(wh) == set(WH_WORDS), wh  # every kind of wh-question, 누구를 included
+    s = split_pairs(pairs, 0)
+    train_ko, train_en = {p.ko for p in s["train"]}, {p.en for p in s["train"]}
+    for split in ("valid", "test"):
+        assert not any(p.ko in train_ko or p.en in train_en for p in s[split])
+
+
+def test_smaller_levels_are_smaller(by_level):
+    words = [len(_en_words(by_level[name][:5000])) for name in LEVELS]
+    assert words == sorted(words) and words[-1] > 4 * words[1]
+
+
+def test_small_has_a_long_tail_but_is_mostly_short(by_level):
+    """The book's level: >= 10% of test pairs have >= 20 English words, most are short."""
+    pairs = by_level["small"]
+    test = split_pairs(pairs, 0)["test"]
+    assert sum(len(p.en.split()) >= 20 for p in test) / len(test) >= 0.10
+    lengths = sorted(len(p.en.split()) for p in pairs)
+    assert lengths[len(lengths) // 2] <= 12
+    assert sum(n <= 15 for n in lengths) / len(lengths) >= 0.6
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_every_challenge_set_at_every_level(name):
+    level = LEVELS[name]
+    sets = challenge_sets(0, 6, set(), set(), name)
+    assert all(len(ps) == 6 for ps in sets.values()), {k: len(v) for k, v in sets.items()}
+    assert all(len(p.en.split()) >= level.long_words for p in sets["long"])
+    assert all(len(p.en.split()) <= level.max_words for ps in sets.values() for p in ps)
+
+
+@pytest.mark.parametrize("name", ["tiny", "small", "medium"])
+def test_lexicon_cut_keeps_restrictions_satisfiable(name):
+    level = LEVELS[name]
+    lex = lexicon_of(level)
+    n = level.lemmas_per_class
+    kept = set(lex.noun_by_ko)
+    for cls, ns in NOUNS.items():
+        assert lex.nouns[cls], cls  # every class is drawn
+        assert [x.ko for x in ns[:n]] == [x.ko for x in lex.nouns[cls][:n]], cls
+    for v in lex.verbs:
+        assert {x.ko for x in v.objects + v.instr} <= kept and set(v.subj_only) <= kept
+        assert v.objects or v.frame in ("I", "M"), v.key
+    for a in lex.adjectives:
+        assert a.nouns and {x.ko for x in a.nouns} <= kept
+    full_counters = {x.counter for x in lexicon_of(Level()).all_nouns if x.counter}
+    assert {x.counter for x in lex.all_nouns if x.counter} == full_counters
+    assert lex.surnames == lexicon_of(Level()).surnames[:level.surnames]
+    assert len(lex.given_names) == level.given_names
+    for frame in "TIMDR":
+        frame_verbs = [v for v in lex.verbs if v.frame == frame]
+        total = sum(v.frame == frame for v in VERBS)
+        assert min(n, total) <= len(frame_verbs) <= n + 3, (frame, len(frame_verbs))
+    assert any(x.cls == "person" for v in lex.transitive for x in v.objects)  # 누구를
+    assert any(all(x.cls == "person" for x in v.objects) for v in lex.dynamic_transitive)
+
+
+def test_levels_do_not_interfere():
+    """Two builders with different levels, interleaved, draw what each draws alone."""
+    import random
+    alone = {}
+    for name in ("small", "full"):
+        b = SentenceBuilder(random.Random(7), name)
+        alone[name] = [" ".join(make_sentence(b).en) for _ in range(200)]
+    small, full = SentenceBuilder(random.Random(7), "small"), SentenceBuilder(random.Random(7))
+    mixed = {"small": [], "full": []}
+    for _ in range(200):
+        mixed["full"].append(" ".join(make_sentence(full).en))
+        mixed["small"].append(" ".join(make_sentence(small).en))
+    assert mixed == alone and alone["small"] != alone["full"]
+
+
+def test_level_corpus_is_deterministic_and_described(tmp_path):
+    a = write_corpus(tmp_path / "a", 400, 3, level="small", challenge_size=5)
+    b = write_corpus(tmp_path / "b", 400, 3, level=level_from_name("small"), challenge_size=5)
+    assert a == b and _digest(tmp_path / "a") == _digest(tmp_path / "b")
+    c = write_corpus(tmp_path / "c", 400, 3, level="tiny", challenge_size=5)
+    assert _digest(tmp_path / "c") != _digest(tmp_path / "a")
+    sheet = json.loads((tmp_path / "a" / "datasheet.json").read_text(encoding="utf-8"))
+    lv = sheet["level"]
+    assert (lv["name"], lv["lemmas_per_class"], lv["surnames"], lv["given_names"],
+            lv["max_clauses"], lv["max_words"], lv["min_words"], lv["long_words"]) == \
+        ("small", 6, 4, 4, 3, 30, 3, 20)
+    assert sheet["challenge_long_min_words"] == 20 and sheet["challenge"]["long"] == 5
+    assert lv["lexicon"]["lemmas"] == sheet["lexicon_lemmas"] < 200
+    assert any(x.startswith("verb:만나다/meet") for x in lv["added_for_coverage"])
+    for split in ("train", "valid", "test"):
+        st = sheet["splits"][split]
+        assert 0 < st["lemmas_used"] <= sheet["lemmas_used"] <= sheet["lexicon_lemmas"]
+        assert st["en_vocab"] > 0 and st["ko_vocab"] > 0 and st["en_words_max"] <= 30
+    assert c["level"]["name"] == "tiny" and c["challenge_long_min_words"] == 13
+    full = write_corpus(tmp_path / "f", 10, 3, challenge_size=0)
+    assert full["level"]["name"] == "full" and full["lexicon_lemmas"] == lemma_count()
+    assert full["level"]["added_for_coverage"] == [] and full["challenge_long_min_words"] == 40
+
+
+def test_cli_level_end_to_end(tmp_path, capsys):
+    from companion.cli import main
+    out = tmp_path / "small"
+    assert main(["generate-data", "--size", "300", "--seed", "1", "--out", str(out),
+                 "--level", "small", "--challenge-size", "4"]) == 0
+    assert "(level small)" in capsys.readouterr().out
+    write_corpus(tmp_path / "api", 300, 1, level="small", challenge_size=4)
+    assert _digest(out) == _digest(tmp_path / "api")
+    custom = tmp_path / "custom"
+    assert main(["generate-data", "--size", "300", "--seed", "1", "--out", str(custom),
+                 "--level", "small", "--max-words", "20", "--names", "2x3",
+                 "--lemmas-per-class", "4", "--max-clauses", "2",
+                 "--challenge-size", "2"]) == 0
+    lv = json.loads((custom / "datasheet.json").read_text(encoding="utf-8"))["level"]
+    assert (lv["max_words"], lv["surnames"], lv["given_names"], lv["lemmas_per_class"],
+            lv["max_clauses"], lv["long_words"]) == (20, 2, 3, 4, 2, 13)
+    assert lv["name"].startswith("small+")
+    en = (custom / "train.en").read_text(encoding="utf-8").splitlines()
+    assert max(len(line.split()) for line in en) <= 20
+    capsys.readouterr()
+    for args, message in [(["--level", "huge"], "unknown level 'huge' (choose from tiny, "
+                                                "small, medium, full)"),
+                          (["--max-words", "5"], "max_words must be 10..80, got 5"),
+                          (["--names", "four"], "--names must be SxG")]:
+        code = main(["generate-data", "--size", "10", "--out", str(tmp_path / "bad")] + args)
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
+        assert message in err
+    assert not (tmp_path / "bad").exists()

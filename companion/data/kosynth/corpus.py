@@ -6,6 +6,9 @@ Layout written by :func:`write_corpus`::
     DIR/challenge/<phenomenon>.{ko,en,align}  numbers, negation, tense, wh, relative, long
     DIR/datasheet.json                        counts, length histograms, vocabularies, tags
 
+A level (:mod:`companion.data.kosynth.level`) sets the lexicon cut, the name pool, the clause
+budget and the longest sentence; ``full`` (the default) is the whole grammar.
+
 Splits are leak-free: pairs are grouped by their English side (which determines nothing
 about the Korean, but every Korean sentence has exactly one English), and whole groups go to
 one split, so no Korean or English sentence of valid/test occurs in train.
@@ -16,11 +19,11 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.data.kosynth.grammar import SentenceBuilder, make_sentence
-from companion.data.kosynth.lexicon import lemma_count
+from companion.data.kosynth.grammar import SentenceBuilder, lexicon_of, make_sentence
+from companion.data.kosynth.level import MIN_WORDS, Level, resolve_level
 from companion.errors import DataError
 
 SPLITS = ("train", "valid", "test")
@@ -28,9 +31,9 @@ SPLITS = ("train", "valid", "test")
 CHALLENGES = ("numbers", "negation", "tense", "wh", "relative", "long")
 _REQUIRE = {"numbers": "number", "negation": "negation", "tense": "tense", "wh": "wh",
             "relative": "relative", "long": "long"}
-LONG_WORDS = 40
+LONG_WORDS = 40  # the long challenge set of the full level; see Level.long_words
 MIN_SIZE = 3
-MIN_WORDS, MAX_WORDS = 3, 80
+MAX_WORDS = 80  # the full level's longest sentence; see Level.max_words
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,8 @@ class Pair:
     ``align`` holds Pharaoh links ``(i, j)``: i indexes Korean whitespace tokens (eojeols),
     j English whitespace tokens, both from 0. ``phenomena`` are tags such as "negation",
     "past", "wh", "relative", "number", "coordination", "subordination". ``refs`` are extra
-    correct English references (possibly empty).
+    correct English references (possibly empty). ``lemmas`` are the lexicon keys of the
+    lemmas the pair uses ("noun:사과", "verb:먹다/eat"; not compared).
     """
 
     ko: str
@@ -48,32 +52,35 @@ class Pair:
     align: tuple[tuple[int, int], ...]
     phenomena: frozenset[str]
     refs: tuple[str, ...] = ()
+    lemmas: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
 
-def _challenge_ok(name: str, pair: Pair) -> bool:
+def _challenge_ok(name: str, pair: Pair, long_words: int = LONG_WORDS) -> bool:
     tags = pair.phenomena
     if name == "numbers":
         return "number" in tags
     if name == "tense":
         return bool(tags & {"past", "future", "progressive"})
     if name == "long":
-        return len(pair.en.split()) >= LONG_WORDS
+        return len(pair.en.split()) >= long_words
     return name in tags
 
 
 def _draw(builder: SentenceBuilder, require: str | None = None) -> Pair:
+    max_words = builder.level.max_words
     while True:
         s = make_sentence(builder, require)
-        if s.en[0][0].isdigit() or not MIN_WORDS <= len(s.en) <= MAX_WORDS:
-            continue  # no sentence opens with a numeral; 3..80 English words
-        return Pair(" ".join(s.ko), " ".join(s.en), s.align, s.tags, s.refs)
+        if s.en[0][0].isdigit() or not MIN_WORDS <= len(s.en) <= max_words:
+            continue  # no sentence opens with a numeral; 3..max_words English words
+        return Pair(" ".join(s.ko), " ".join(s.en), s.align, s.tags, s.refs, s.lemmas)
 
 
-def generate_pairs(n: int, seed: int) -> list[Pair]:
-    """``n`` distinct pairs drawn with ``random.Random(seed)`` (deduplicated as pairs)."""
+def generate_pairs(n: int, seed: int, level: str | Level | None = "full") -> list[Pair]:
+    """``n`` distinct pairs drawn with ``random.Random(seed)`` at ``level`` (a name such as
+    "small", or a :class:`Level`), deduplicated as pairs."""
     if n < 0:
         raise DataError(f"number of pairs must be >= 0, got {n}")
-    builder = SentenceBuilder(random.Random(seed))
+    builder = SentenceBuilder(random.Random(seed), resolve_level(level))
     seen: set[tuple[str, str]] = set()
     out: list[Pair] = []
     attempts = 0
@@ -118,19 +125,21 @@ def split_pairs(pairs: list[Pair], seed: int) -> dict[str, list[Pair]]:
     return {name: [pairs[i] for i in sorted(idx)] for name, idx in chosen.items()}
 
 
-def challenge_sets(seed: int, size: int, exclude_ko: set[str],
-                   exclude_en: set[str]) -> dict[str, list[Pair]]:
-    """One set per phenomenon, drawn from its own seeded stream, none of it in ``exclude``."""
+def challenge_sets(seed: int, size: int, exclude_ko: set[str], exclude_en: set[str],
+                   level: str | Level | None = "full") -> dict[str, list[Pair]]:
+    """One set per phenomenon, drawn from its own seeded stream, none of it in ``exclude``;
+    ``long`` holds pairs of at least ``level.long_words`` English words."""
+    level = resolve_level(level)
     out = {}
     for name in CHALLENGES:
-        builder = SentenceBuilder(random.Random(f"{seed}/challenge/{name}"))
+        builder = SentenceBuilder(random.Random(f"{seed}/challenge/{name}"), level)
         got: list[Pair] = []
         seen: set[str] = set()
         attempts = 0
         while len(got) < size and attempts < 200 * size + 1000:
             attempts += 1
             p = _draw(builder, _REQUIRE[name])
-            if (not _challenge_ok(name, p) or p.ko in seen or p.ko in exclude_ko
+            if (not _challenge_ok(name, p, level.long_words) or p.ko in seen or p.ko in exclude_ko
                     or p.en in exclude_en):
                 continue
             seen.add(p.ko)
@@ -184,29 +193,46 @@ def _split_stats(pairs: list[Pair]) -> dict:
         "en_vocab": len(en_vocab),
         "ko_length_histogram": _hist(ko_len),
         "en_length_histogram": _hist(en_len),
+        "en_words_20_plus": sum(n >= 20 for n in en_len),
         "en_words_30_plus": sum(n >= 30 for n in en_len),
         "pairs_with_extra_refs": sum(bool(p.refs) for p in pairs),
         "en_words_max": max(en_len, default=0),
+        "lemmas_used": len(set().union(*(p.lemmas for p in pairs))),
     }
 
 
+def level_sheet(level: str | Level | None) -> dict:
+    """The level's name and knobs, its lexicon by kind, and the lemmas added for coverage."""
+    level = resolve_level(level)
+    lex = lexicon_of(level)
+    return {"name": level.name, **level.knobs(), "min_words": MIN_WORDS,
+            "long_words": level.long_words, "lexicon": lex.counts(),
+            "added_for_coverage": list(lex.added)}
+
+
 def datasheet(splits: dict[str, list[Pair]], challenges: dict[str, list[Pair]], seed: int,
-              size: int) -> dict:
-    """Counts per split, length histograms, vocabulary sizes, phenomenon frequencies."""
+              size: int, level: str | Level | None = "full") -> dict:
+    """Counts per split, length histograms, vocabulary sizes (``ko_vocab``: distinct eojeols,
+    ``en_vocab``: distinct English words, punctuation attached), lemmas used, phenomenon
+    frequencies, and the level."""
     from companion import __version__
 
     tags: Counter = Counter()
     for name in SPLITS:
         for p in splits[name]:
             tags.update(p.phenomena)
+    sheet = level_sheet(level)
     return {
         "generator": "companion.data.kosynth",
         "version": __version__,
         "seed": seed,
         "size": size,
-        "lexicon_lemmas": lemma_count(),
+        "level": sheet,
+        "lexicon_lemmas": sheet["lexicon"]["lemmas"],
+        "lemmas_used": len(set().union(*(p.lemmas for ps in splits.values() for p in ps))),
         "splits": {name: _split_stats(splits[name]) for name in SPLITS},
         "challenge": {name: len(v) for name, v in challenges.items()},
+        "challenge_long_min_words": sheet["long_words"],
         "phenomena": dict(sorted(tags.items())),
         "alignment_format": "Pharaoh i-j (i: Korean eojeol, j: English word, from 0)",
     }
@@ -241,30 +267,33 @@ def _write_pairs(stem: Path, pairs: list[Pair]) -> None:
 
 
 def write_corpus(out_dir, size: int, seed: int, *, force: bool = False,
-                 challenge_size: int | None = None) -> dict:
-    """Generate ``size`` pairs with ``seed`` and write the corpus; returns the datasheet.
+                 challenge_size: int | None = None, level: str | Level | None = "full") -> dict:
+    """Generate ``size`` pairs with ``seed`` at ``level`` and write the corpus; returns the
+    datasheet.
 
-    Same seed -> byte-identical files. Raises :class:`DataError` for a size below 3, an
-    unwritable directory, or a non-empty directory without ``force``.
+    Same seed and level -> byte-identical files. Raises :class:`DataError` for a size below
+    3, an unwritable directory, or a non-empty directory without ``force``, and
+    :class:`ConfigError` for an unknown level.
     """
     if not isinstance(size, int) or size < MIN_SIZE:
         split_sizes(size if isinstance(size, int) else -1)
     if challenge_size is not None and challenge_size < 0:
         raise DataError(f"--challenge-size must be >= 0, got {challenge_size}")
+    level = resolve_level(level)
     out_dir = Path(out_dir)
     _prepare_dir(out_dir, force)
-    pairs = generate_pairs(size, seed)
+    pairs = generate_pairs(size, seed, level)
     splits = split_pairs(pairs, seed)
     train_ko = {p.ko for p in splits["train"]}
     train_en = {p.en for p in splits["train"]}
     if challenge_size is None:
         challenge_size = min(1000, max(20, size // 100))
-    challenges = challenge_sets(seed, challenge_size, train_ko, train_en)
+    challenges = challenge_sets(seed, challenge_size, train_ko, train_en, level)
     for name in SPLITS:
         _write_pairs(out_dir / name, splits[name])
     for name, cpairs in challenges.items():
         _write_pairs(out_dir / "challenge" / name, cpairs)
-    sheet = datasheet(splits, challenges, seed, size)
+    sheet = datasheet(splits, challenges, seed, size, level)
     with open(out_dir / "datasheet.json", "w", encoding="utf-8", newline="\n") as f:
         json.dump(sheet, f, ensure_ascii=False, indent=1, sort_keys=True)
         f.write("\n")

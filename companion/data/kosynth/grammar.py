@@ -15,13 +15,28 @@ from dataclasses import dataclass, field
 from companion.data.kosynth import english as E
 from companion.data.kosynth import korean as KO
 from companion.data.kosynth.hangul import attach
-from companion.data.kosynth.lexicon import (ADJECTIVES, ADVERBS, GIVEN_NAME_LIST, NOUN_BY_KO,
-                                            NOUNS, SURNAME_LIST, VERBS, Adjective, Noun, Verb)
+from companion.data.kosynth.level import Level, resolve_level
+from companion.data.kosynth.lexicon import (ANIMATE, HAN_AMBIGUOUS, Adjective, Lexicon, Noun,
+                                            Verb, select_lexicon)
+from companion.data.kosynth.lexicon import TIMES  # noqa: F401  (moved; importable from here)
 
 
 def _pick(rng: random.Random, seq):
     """``rng.choice(seq)`` with one ``random()`` call (faster; same determinism)."""
     return seq[int(rng.random() * len(seq))]
+
+
+def role_map(ks: list, group) -> dict:
+    """Role -> K for a tagged Korean group; a suppletive negative (모른다, 없다) is tagged
+    ``V+NEG`` and answers for both roles."""
+    out = {}
+    for k, (_, role) in zip(ks, group):
+        if "+" in role:
+            for part in role.split("+"):
+                out[part] = k
+        else:
+            out[role] = k
+    return out
 
 
 class K:
@@ -54,6 +69,7 @@ class NP:
     cls: str = ""
     tags: set = field(default_factory=set)
     prep: str = "in"
+    lemmas: set = field(default_factory=set)  # lexicon keys of the lemmas it uses
 
 
 @dataclass
@@ -94,88 +110,43 @@ def native_numeral(n: int) -> str:
     return NATIVE_TENS[tens] + NATIVE_UNITS[ones]
 
 
-#: time adverbials: Korean words, English words, allowed tenses
-TIMES = (
-    (("어제",), ("yesterday",), "past"),
-    (("오늘",), ("today",), "present past future progressive"),
-    (("내일",), ("tomorrow",), "future"),
-    (("지금",), ("now",), "present progressive"),
-    (("매일",), ("every", "day"), "present past"),
-    (("아침에",), ("in", "the", "morning"), "present past future"),
-    (("저녁에",), ("in", "the", "evening"), "present past future"),
-    (("오후에",), ("in", "the", "afternoon"), "present past future"),
-    (("밤에",), ("at", "night"), "present past future"),
-    (("주말에",), ("on", "the", "weekend"), "present past future"),
-    (("작년에",), ("last", "year"), "past"),
-    (("내년에",), ("next", "year"), "future"),
-    (("지난주에",), ("last", "week"), "past"),
-    (("다음", "주에"), ("next", "week"), "future"),
-    (("월요일에",), ("on", "Monday"), "present past future"),
-    (("화요일에",), ("on", "Tuesday"), "present past future"),
-    (("수요일에",), ("on", "Wednesday"), "present past future"),
-    (("목요일에",), ("on", "Thursday"), "present past future"),
-    (("금요일에",), ("on", "Friday"), "present past future"),
-    (("토요일에",), ("on", "Saturday"), "present past future"),
-    (("일요일에",), ("on", "Sunday"), "present past future"),
-)
-
-_ANIMATE = ("person", "animal")
-_TRANSITIVE = tuple(v for v in VERBS if v.frame == "T")
-_DYNAMIC_TRANSITIVE = tuple(v for v in _TRANSITIVE if not v.stative)
-_INTRANSITIVE = tuple(v for v in VERBS if v.frame == "I")
-_MOTION = tuple(v for v in VERBS if v.frame == "M")
-_DITRANSITIVE = tuple(v for v in VERBS if v.frame == "D")
-_RECIPIENT = tuple(v for v in VERBS if v.frame == "R")
-_KO_COUNT: dict[str, int] = {}
-for _v in VERBS:
-    _KO_COUNT[_v.ko] = _KO_COUNT.get(_v.ko, 0) + 1
-#: verbs whose English does not depend on the object (safe for 무엇을 questions)
-_WH_OBJ_OK = frozenset(v.ko for v in VERBS if _KO_COUNT[v.ko] == 1)
-_PERSON_ADJ = tuple(a for a in ADJECTIVES if a.person)
-_ALL_NOUNS = tuple(n for ns in NOUNS.values() for n in ns)
+_ANIMATE = ANIMATE
 
 
-def _can_subject(v: Verb, n: Noun) -> bool:
-    return n.ko in v.subj_only if v.subj_only else n.cls in v.subj
-
-
-_ADJ_KOS = [(a, frozenset(n.ko for n in a.nouns)) for a in ADJECTIVES]
-_ADJ_BY_NOUN = {n.ko: tuple(a for a, kos in _ADJ_KOS if n.ko in kos or (
-    a.person and n.cls == "person")) for n in _ALL_NOUNS}
-#: verbs that can take the noun as subject (relative clauses with a subject gap)
-_SUBJ_VERBS = {n.ko: tuple(v for v in _TRANSITIVE + _INTRANSITIVE if _can_subject(v, n))
-               for n in _ALL_NOUNS if n.cls in _ANIMATE}
-#: transitive verbs that can take the noun as object (object gap)
-_OBJ_KOS = [(v, frozenset(n.ko for n in v.objects)) for v in _TRANSITIVE]
-_OBJ_VERBS = {n.ko: tuple(v for v, kos in _OBJ_KOS if n.ko in kos) for n in _ALL_NOUNS}
-_PLACES = tuple(n for n in NOUNS["place"])
+def lexicon_of(level: Level) -> Lexicon:
+    """The lexicon a level draws from (cached: one per distinct cut)."""
+    return select_lexicon(level.lemmas_per_class, level.surnames, level.given_names)
 
 
 class Generator:
-    """Draws sentences from one ``random.Random``; ``complexity`` scales modifiers/clauses."""
+    """Draws sentences from one ``random.Random`` and the lexicon of one :class:`Level`
+    (default ``full``); ``complexity`` scales modifiers/clauses."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, level: str | Level | None = None) -> None:
         self.rng = rng
+        self.level = resolve_level(level)
+        self.lex = lexicon_of(self.level)
         self.count_bias = 0.0  # raised to draw more counted NPs (the numbers challenge set)
 
     # ------------------------------------------------------------------ noun phrases
     def name_np(self) -> NP:
         r = self.rng
-        s, g = _pick(r, SURNAME_LIST), _pick(r, GIVEN_NAME_LIST)
+        s, g = _pick(r, self.lex.surnames), _pick(r, self.lex.given_names)
         k = K(s.ko + g.ko)
         return NP([k], [[s.en, k], [g.en, k]], human=True, name=True, cls="person",
-                  tags={"name"})
+                  tags={"name"}, lemmas={s.key, g.key})
 
     def noun_np(self, classes: tuple[str, ...], depth: int = 0, c: float = 0.3,
                 allow_count: bool = True, allow_rel: bool = True,
                 noun: Noun | None = None, allow_home: bool = False) -> NP:
         """A common-noun phrase of one of ``classes``: [poss] [rel] [adj] N [num counter]."""
         r = self.rng
+        lex = self.lex
         if noun is None:
             cls = _pick(r, classes)
-            noun = _pick(r, NOUNS[cls])
+            noun = _pick(r, lex.nouns[cls])
             while noun.home and not allow_home:
-                noun = _pick(r, NOUNS[cls])
+                noun = _pick(r, lex.nouns[cls])
         cls = noun.cls
         human = cls == "person"
         tags: set = set()
@@ -185,12 +156,14 @@ class Generator:
         plural = False
         num_en: list = []
         post_ko: list = []
+        lemmas = {noun.key}
         if noun.home:
-            return NP([head], [["home", head]], cls=cls, tags=tags)
+            return NP([head], [["home", head]], cls=cls, tags=tags, lemmas=lemmas)
         if noun.bare:  # math, soccer, noodles: no article, no modifiers
-            return NP([head], [[noun.en, head]], plural=noun.plural_only, cls=cls, tags=tags)
+            return NP([head], [[noun.en, head]], plural=noun.plural_only, cls=cls, tags=tags,
+                      lemmas=lemmas)
         adjs = []
-        cands = _ADJ_BY_NOUN[noun.ko]
+        cands = lex.adj_by_noun[noun.ko]
         if cands and r.random() < c * 0.8:
             adjs.append(_pick(r, cands))
             if r.random() < c * 0.4:
@@ -199,7 +172,7 @@ class Generator:
                     adjs.append(a2)
                     adjs.sort(key=lambda a: E.adjective_rank(a.en))  # "big red", not "red big"
         want_rel = allow_rel and depth < 2 and r.random() < c * 0.6 and bool(
-            _SUBJ_VERBS.get(noun.ko) or _OBJ_VERBS[noun.ko])
+            lex.subj_verbs.get(noun.ko) or lex.obj_verbs[noun.ko])
         counter = noun.counter
         x = r.random()
         if allow_count and counter and not noun.mass and not noun.plural_only and \
@@ -251,6 +224,8 @@ class Generator:
             det = [[word, kd]]
         elif mode == "indef":
             ind = K(_pick(r, ("어떤", "한")))
+            if noun.ko in HAN_AMBIGUOUS:  # 한 개 reads "one item": 어떤 개 "a dog"
+                ind.text = "어떤"
             pre_ko.append(ind)
             first = adjs[0].en if adjs else noun.en
             det = [[E.indefinite_article(first), ind]]
@@ -278,6 +253,7 @@ class Generator:
             adj_pairs.append([a.en, ka])
         if adjs:
             tags.add("adjective")
+            lemmas.update(a.key for a in adjs)
         ko.append(head)
         ko.extend(post_ko)
         # English: det [num] [adj...] noun [rel]
@@ -289,9 +265,11 @@ class Generator:
         if rel:
             en.extend(rel.en)
             tags |= rel.tags
+            lemmas |= rel.lemmas
         if poss:
             tags |= poss.tags
-        np = NP(ko, en, plural=plural, human=human, cls=cls, tags=tags)
+            lemmas |= poss.lemmas
+        np = NP(ko, en, plural=plural, human=human, cls=cls, tags=tags, lemmas=lemmas)
         np.prep = noun.prep
         return np
 
@@ -307,8 +285,8 @@ class Generator:
         (Korean before the head, English after it)."""
         r = self.rng
         cls = head.cls
-        subj_verbs = _SUBJ_VERBS.get(head.ko, ())
-        obj_verbs = _OBJ_VERBS[head.ko]
+        subj_verbs = self.lex.subj_verbs.get(head.ko, ())
+        obj_verbs = self.lex.obj_verbs[head.ko]
         tense = _pick(r, ("present", "present", "past", "past", "future", "progressive"))
         neg = r.random() < 0.12
         if subj_verbs and (not obj_verbs or r.random() < 0.5):
@@ -338,7 +316,7 @@ class Generator:
         group = KO.adnominal_group(v.ko, tense, negation=neg, irr=v.irr or None)
         vks = [K(w) for w, _ in group]
         ko.extend(vks)
-        roles = {role: k for k, (_, role) in zip(vks, group)}
+        roles = role_map(vks, group)
         pron = "who" if cls == "person" else "that"
         last = vks[-1]
         en = [[pron, last]]
@@ -350,10 +328,12 @@ class Generator:
         en.extend(self.en_verb(clause, roles, last, plural=plural))
         en.extend(self.en_args(clause))
         tags = {"relative"} | _tense_tags(tense) | ({"negation"} if neg else set())
+        lemmas = {v.key}
         for np in (clause.subj, clause.obj, clause.place):
             if np is not None:
                 tags |= np.tags
-        return NP(ko, en, tags=tags)
+                lemmas |= np.lemmas
+        return NP(ko, en, tags=tags, lemmas=lemmas)
 
     def place_np(self, c: float) -> NP:
         return self.noun_np(("place",), depth=2, c=c, allow_count=False, allow_rel=False,
@@ -478,7 +458,7 @@ class Generator:
         nouns it is restricted to (날다 -> birds)."""
         r = self.rng
         if v.subj_only:
-            return self.noun_np((), depth, c, noun=NOUN_BY_KO[_pick(r, v.subj_only)])
+            return self.noun_np((), depth, c, noun=self.lex.noun_by_ko[_pick(r, v.subj_only)])
         person = "person" in v.subj and (len(v.subj) == 1 or r.random() < 0.75)
         return self.subject_np(("person",) if person else ("animal",), depth, c)
 
@@ -487,6 +467,7 @@ class Generator:
         """Draw a clause: a verb with its arguments, or an adjective predicate, plus
         optional place, time and manner adjuncts. ``wh`` reserves a questioned slot."""
         r = self.rng
+        lex = self.lex
         kind = r.random()
         if wh in ("obj",):
             kind = 0.3
@@ -498,19 +479,19 @@ class Generator:
             kind = 0.3
         if kind < 0.15 and tense != "progressive":
             if wh == "subj":
-                adj = _pick(r, _PERSON_ADJ)
+                adj = _pick(r, lex.person_adj)
                 subj = self.name_np()
             else:
-                adj = _pick(r, ADJECTIVES)
+                adj = _pick(r, lex.adjectives)
                 if adj.person and r.random() < 0.5:
                     subj = self.subject_np(("person",), 0, c)
                 else:
                     subj = self.noun_np((), 0, c, noun=_pick(r, adj.nouns))
             cl = Clause(subj, adj, tense)
         elif kind < 0.55:
-            pool = _DYNAMIC_TRANSITIVE if tense == "progressive" else _TRANSITIVE
+            pool = lex.dynamic_transitive if tense == "progressive" else lex.transitive
             v = _pick(r, pool)
-            while (wh == "obj" and v.ko not in _WH_OBJ_OK) or (
+            while (wh == "obj" and v.ko not in lex.wh_obj_ok) or (
                     wh == "subj" and "person" not in v.subj):
                 v = _pick(r, pool)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
@@ -519,30 +500,30 @@ class Generator:
                 cl.instr = self.noun_np((), 1, c * 0.5, allow_count=False, allow_rel=False,
                                         noun=_pick(r, v.instr))
         elif kind < 0.68:
-            v = _pick(r, _INTRANSITIVE)
+            v = _pick(r, lex.intransitive)
             while wh == "subj" and "person" not in v.subj:
-                v = _pick(r, _INTRANSITIVE)
+                v = _pick(r, lex.intransitive)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
         elif kind < 0.80:
-            v = _pick(r, _MOTION)
+            v = _pick(r, lex.motion)
             while wh == "goal" and v.en.endswith("back"):  # not "Where does he go back?"
-                v = _pick(r, _MOTION)
+                v = _pick(r, lex.motion)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
-            goal = _pick(r, _PLACES)
+            goal = _pick(r, lex.places)
             if wh == "goal":
-                goal = _pick(r, _PLACES[:3])
+                goal = _pick(r, lex.places[:3])
             cl.goal = self.noun_np(("place",), 1, c * 0.7, allow_count=False, noun=goal)
             if v.instr and r.random() < 0.25:
                 veh = _pick(r, v.instr)
                 k = K(veh.ko)
-                cl.instr = NP([k], [[veh.en, k]], cls="vehicle")
+                cl.instr = NP([k], [[veh.en, k]], cls="vehicle", lemmas={veh.key})
         elif kind < 0.9:
-            v = _pick(r, _DITRANSITIVE)
+            v = _pick(r, lex.ditransitive)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
             cl.rec = self.subject_np(("person",), 1, c * 0.7)
             cl.obj = self.noun_np((), 1, c, noun=_pick(r, v.objects))
         else:
-            v = _pick(r, _RECIPIENT)
+            v = _pick(r, lex.recipient)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
             rec = _pick(r, v.objects)
             if rec.cls == "person" or wh == "rec":
@@ -559,7 +540,7 @@ class Generator:
         if cl.place is not None and wh is None and r.random() < 0.3:
             cl.place_first = True
         if wh not in ("time", "rec") and r.random() < 0.15 + c * 0.4:
-            opts = [t for t in TIMES if tense in t[2]]
+            opts = [t for t in lex.times if tense in t[2]]
             if r.random() < 0.2 and tense != "progressive":
                 hour = r.randint(1, 12)
                 kt = K(f"{hour}시에")
@@ -573,7 +554,7 @@ class Generator:
                 else:
                     cl.time = (ks, [[w, ks[0]] for w in t[1]], t[2])
         if not cl.adj and not cl.pred.stative and r.random() < c * 0.3:
-            cl.manner = _pick(r, ADVERBS)
+            cl.manner = _pick(r, lex.adverbs)
             cl.manner_k = K(cl.manner.ko)
         cl.wh = wh
         cl.topic = topic
@@ -629,29 +610,32 @@ def ko_predicate(cl: Clause, form: tuple) -> tuple[list, dict]:
         group = KO.verb_group(p.ko, form[1], cl.tense, question=form[2], negation=neg,
                               adj=cl.adj, irr=irr)
         ks = [K(w) for w, _ in group]
-        return ks, {role: k for k, (_, role) in zip(ks, group)}
+        return ks, role_map(ks, group)
     kind = form[1]
     tense = "past" if cl.tense == "past" else "present"
+    verb, v_role = p.ko, "V"
+    if neg is not None and KO.negative_of(verb):  # 모르고, 몰라서, 맛없지만
+        verb, v_role, neg, irr = KO.negative_of(verb), "V+NEG", None, None
     if cl.tense == "progressive" and neg is not None:  # 먹지 않고 있지만
-        head = [(KO.stem(p.ko) + "지", "V"), ("않고", "NEG")]
+        head = [(KO.stem(verb) + "지", "V"), ("않고", "NEG")]
         tail = KO.connective("있다", kind, "present")
         tail_role = "AUX"
     elif cl.tense == "progressive":
-        head = [(KO.stem(p.ko) + "고", "V")]
+        head = [(KO.stem(verb) + "고", v_role)]
         tail = KO.connective("있다", kind, "present")
         tail_role = "AUX"
     elif neg == "long":
-        head = [(KO.stem(p.ko) + "지", "V")]
+        head = [(KO.stem(verb) + "지", "V")]
         tail = KO.connective("않다", kind, tense, adj=cl.adj)
         tail_role = "NEG"
     else:
         head = [("안", "NEG")] if neg == "short" else []
-        tail = KO.connective(p.ko, kind, tense, adj=cl.adj, irr=irr)
-        tail_role = "V"
+        tail = KO.connective(verb, kind, tense, adj=cl.adj, irr=irr)
+        tail_role = v_role
     words = tail.split(" ")
     group = head + [(words[0], tail_role)] + [(w, "CONJ") for w in words[1:]]
     ks = [K(w) for w, _ in group]
-    roles = {role: k for k, (_, role) in zip(ks, group)}
+    roles = role_map(ks, group)
     roles.setdefault("CONJ", ks[-1])
     return ks, roles
 
@@ -743,12 +727,13 @@ class SentenceBuilder(Generator):
             cl.only = True
         return cl
 
-    def tree(self, c: float, tense: str, depth: int, topic_ok: bool = True, final: bool = True):
+    def tree(self, c: float, tense: str, depth: int, topic_ok: bool = True, final: bool = True,
+             budget: int = 4):
         """A clause, a Sub (adverbial clause + main clause), or at depth 2 a Coord of two
-        such subtrees (nesting depth 2)."""
+        such subtrees (nesting depth 2), with at most ``budget`` clauses (4 never binds)."""
         r = self.rng
         x = r.random()
-        if depth <= 0 or x < 1.0 - c:
+        if depth <= 0 or x < 1.0 - c or budget < 2:
             return self.clause(c, tense, topic=topic_ok and r.random() < 0.5, time=final)
         if depth == 1 or x < 1.0 - c * 0.6:
             kind = _pick(r, ("because", "when", "if") if tense in ("present", "future")
@@ -762,8 +747,9 @@ class SentenceBuilder(Generator):
             main = self.clause(c * 0.8, tense, topic=topic_ok and r.random() < 0.5, time=final)
             return Sub(kind, sub, main)
         kind = "and" if tense == "future" or r.random() < 0.6 else "but"
-        left = self.tree(c * 0.9, tense, 1, topic_ok, final=False)
-        right = self.tree(c * 0.9, tense, 1, topic_ok, final)
+        left = self.tree(c * 0.9, tense, 1, topic_ok, final=False, budget=budget - 1)
+        right = self.tree(c * 0.9, tense, 1, topic_ok, final,
+                          budget=budget - clause_count(left))
         return Coord(kind, left, right)
 
 
@@ -771,7 +757,8 @@ def coordinate_nps(a: NP, b: NP) -> NP:
     """NP coordination with 와/과: 소년과 소녀 -> "the boy and the girl" (plural)."""
     a.ko[-1].text = attach(a.ko[-1].text, "와/과")
     return NP(a.ko + b.ko, a.en + [["and", a.ko[-1]]] + b.en, plural=True,
-              human=a.human and b.human, cls=a.cls, tags=a.tags | b.tags | {"np_coordination"})
+              human=a.human and b.human, cls=a.cls, tags=a.tags | b.tags | {"np_coordination"},
+              lemmas=a.lemmas | b.lemmas)
 
 
 def node_tags(node) -> set:
@@ -805,6 +792,30 @@ def node_tags(node) -> set:
     return tags | {"coordination", node.kind} | node_tags(node.left) | node_tags(node.right)
 
 
+def node_lemmas(node) -> set:
+    """Lexicon keys of every lemma a tree uses: predicates, adverbs and its noun phrases."""
+    if isinstance(node, Clause):
+        out = {node.pred.key}
+        if node.manner is not None:
+            out.add(node.manner.key)
+        for np in (node.subj, node.obj, node.rec, node.goal, node.place, node.instr):
+            if np is not None:
+                out |= np.lemmas
+        return out
+    if isinstance(node, Sub):
+        return node_lemmas(node.sub) | node_lemmas(node.main)
+    return node_lemmas(node.left) | node_lemmas(node.right)
+
+
+def clause_count(node) -> int:
+    """Finite clauses joined by subordination and coordination (relatives not counted)."""
+    if isinstance(node, Clause):
+        return 1
+    if isinstance(node, Sub):
+        return clause_count(node.sub) + clause_count(node.main)
+    return clause_count(node.left) + clause_count(node.right)
+
+
 def depth_of(node) -> int:
     if isinstance(node, Clause):
         return 0
@@ -830,11 +841,12 @@ def sample_complexity(rng: random.Random) -> float:
 class Sentence:
     """A finished pair: Korean eojeols, English words, alignment and tags."""
 
-    __slots__ = ("ko", "en", "align", "tags", "refs")
+    __slots__ = ("ko", "en", "align", "tags", "refs", "lemmas")
 
     def __init__(self, ko: list, en: list, align: tuple, tags: frozenset,
-                 refs: tuple = ()) -> None:
+                 refs: tuple = (), lemmas: frozenset = frozenset()) -> None:
         self.ko, self.en, self.align, self.tags, self.refs = ko, en, align, tags, refs
+        self.lemmas = lemmas
 
 
 #: English verbs that also take the double-object frame ("gives the girl the book")
@@ -922,7 +934,7 @@ def make_sentence(b: SentenceBuilder, require: str | None = None) -> Sentence:
         tree = cl
     else:
         depth = 2 if c > 0.55 else 1
-        tree = b.tree(c, tense, depth)
+        tree = b.tree(c, tense, depth, budget=b.level.max_clauses)
         if require == "negation" and isinstance(tree, Clause) and tree.neg is None:
             tree.neg = "long" if tree.adj or r.random() < 0.5 else "short"
     ko, en, _ = b.render(tree, ("final", level, question))
@@ -935,9 +947,10 @@ def make_sentence(b: SentenceBuilder, require: str | None = None) -> Sentence:
             tags.add("wh")
     if depth_of(tree) >= 2:
         tags.add("nested")
-    if len(en_words) >= 40:
+    if len(en_words) >= b.level.long_words:
         tags.add("long")
-    return Sentence(ko_words, en_words, align, frozenset(tags), refs)
+    return Sentence(ko_words, en_words, align, frozenset(tags), refs,
+                    frozenset(node_lemmas(tree)))
 
 
 def age_sentence(b: SentenceBuilder, level: str, tense: str) -> Sentence:
@@ -971,4 +984,5 @@ def age_sentence(b: SentenceBuilder, level: str, tense: str) -> Sentence:
         en = subj.en + [[be, kc], num, ["year" if n == 1 else "years", kc], ["old", kc]]
     ko = subj.ko + ([kn] if kn is not None else []) + [kc]
     ko_words, en_words, align = finish(ko, en, question)
-    return Sentence(ko_words, en_words, align, frozenset(tags | subj.tags))
+    return Sentence(ko_words, en_words, align, frozenset(tags | subj.tags), (),
+                    frozenset(subj.lemmas))

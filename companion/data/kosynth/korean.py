@@ -17,7 +17,11 @@ Speech levels: ``plain`` (한다체), ``polite`` (해요체), ``formal`` (합니
 
 Functions that build a verb group return tokens tagged with their role, so that the grammar
 can align them with English: ``V`` (the lexical verb), ``AUX`` (것이다 / 있다 carrying tense),
-``NEG`` (안 / 않다).
+``NEG`` (안 / 않다), ``V+NEG`` (a suppletive negative that is both: 모른다, 없다).
+
+Two predicates negate with another word instead of 안 / -지 않다: 알다 "know" -> 모르다, and
+있다 "exist, have" (with its compounds 맛있다, 재미있다) -> 없다 (맛없다, 재미없다); see
+:func:`negative_of`.
 """
 
 from __future__ import annotations
@@ -51,6 +55,16 @@ for _w in "따르다 치르다 들르다".split():
 
 #: predicates in 있다/없다 that take -는 as adnominal and -니 like verbs
 _EXIST = ("있다", "없다")
+
+
+def negative_of(verb: str) -> str | None:
+    """The suppletive negative of a predicate, or None: negative_of("알다") == "모르다",
+    negative_of("있다") == "없다", negative_of("맛있다") == "맛없다"."""
+    if verb == "알다":
+        return "모르다"
+    if verb.endswith("있다"):
+        return verb[:-2] + "없다"
+    return None
 
 
 def stem(verb: str) -> str:
@@ -251,6 +265,9 @@ def verb_group(verb: str, level: str, tense: str, *, question: bool = False,
     """
     if tense not in TENSES:
         raise ValueError(f"unknown tense {tense!r}")
+    if negation in ("short", "long") and negative_of(verb):  # 모른다, not 알지 않는다
+        group = verb_group(negative_of(verb), level, tense, question=question, adj=adj)
+        return tuple((w, "V+NEG" if r == "V" else r) for w, r in group)
     if negation == "short" and (tense == "progressive" or not short_negation_ok(verb)):
         negation = "long"
     if negation == "long":
@@ -299,7 +316,20 @@ def adnominal(verb: str, tense: str = "present", *, adj: bool = False,
 @lru_cache(maxsize=None)
 def adnominal_group(verb: str, tense: str, *, negation: bool = False, adj: bool = False,
                     irr: str | None = None) -> tuple[tuple[str, str], ...]:
-    """Relative-clause predicate as tagged eojeols: (먹는), (먹지, 않는), (먹고, 있는)."""
+    """Relative-clause predicate as tagged eojeols: (먹는), (먹지, 않는), (먹고, 있는);
+    suppletive negatives: (모르는), (몰랐던).
+
+    알다 / 모르다 take the retrospective -았던 in the past: 알았던 / 몰랐던, since 안 (the
+    plain past adnominal of 알다) reads as the negation 안 ("안 아름다운" = "not beautiful")
+    and 모른 reads oddly.
+    """
+    neg_verb = negative_of(verb) if negation else None
+    if neg_verb is not None:
+        if tense == "past":
+            return ((past_stem(neg_verb) + "던", "V+NEG"),)
+        return ((adnominal(neg_verb, tense, adj=adj), "V+NEG"),)
+    if tense == "past" and verb == "알다" and not negation:
+        return ((past_stem(verb) + "던", "V"),)
     if negation:
         return ((stem(verb) + "지", "V"), (adnominal("않다", tense, adj=adj), "NEG"))
     if tense == "progressive":
