@@ -1,0 +1,81 @@
+"""Seed document 004's tiny Transformer: its recorded lines, and the package Transformer holding
+the document's weights computing the same logits, loss and generated ids."""
+
+import pytest
+import torch
+
+from companion.decoding.search import greedy_search
+from companion.errors import ConfigError
+from companion.experiments.seed004 import (SEED004_RECORDED, NNTransformerTranslator, seed004_batch,
+                                           seed004_lines, seed004_models, to_package_transformer)
+from companion.models.transformer import RecomputingDecoder, Transformer
+from companion.training.optim import make_optimizer
+from companion.training.trainer import sequence_loss
+
+
+@pytest.mark.parametrize("implementation", ["package", "nn.Transformer"])
+def test_the_recorded_lines_are_reproduced_exactly(implementation):
+    lines = seed004_lines(implementation)
+    assert len(lines) == len(SEED004_RECORDED) == 6
+    for got, recorded in zip(lines, SEED004_RECORDED):
+        assert got == recorded
+
+
+def test_the_documents_batch():
+    batch = seed004_batch()
+    assert batch.src.tolist() == [[4, 5, 6, 2], [7, 2, 0, 0]]
+    assert batch.tgt_in.tolist() == [[1, 4, 5, 6], [1, 7, 2, 0]]
+    assert batch.tgt_out.tolist() == [[4, 5, 6, 2], [7, 2, 0, 0]]
+    assert batch.ntokens == 6
+
+
+def test_the_package_transformer_with_the_documents_weights_computes_the_same_things():
+    reference, package = seed004_models()
+    assert isinstance(package, Transformer) and package.pre_ln and package.d_model == 16
+    # every parameter of the document's model has its place in the package's, and no more
+    assert sum(p.numel() for p in package.parameters()) == sum(p.numel() for p in reference.parameters())
+    batch = seed004_batch()
+    losses = []
+    for model in (reference, package):
+        logits = model(batch)
+        loss = sequence_loss(logits, batch.tgt_out) / batch.ntokens
+        optimizer = make_optimizer(model.parameters(), "adam", 1e-3)
+        loss.backward()
+        optimizer.step()
+        losses.append((logits.detach(), float(loss.detach())))
+    (ref_logits, ref_loss), (pkg_logits, pkg_loss) = losses
+    assert ref_logits.shape == (2, 4, 9)
+    torch.testing.assert_close(pkg_logits, ref_logits, rtol=0, atol=1e-6)
+    assert pkg_loss == pytest.approx(ref_loss, abs=1e-6)
+    assert f"{pkg_loss:.4f}" == "17.7308"
+    # after the same Adam step the two still agree, and so do their (cached / recomputed) outputs
+    reference.eval(), package.eval()
+    with torch.no_grad():
+        torch.testing.assert_close(package(batch), reference(batch), rtol=0, atol=1e-5)
+    for i in range(2):
+        src, n = batch.src[i : i + 1, : int(batch.src_lengths[i])], batch.src_lengths[i : i + 1]
+        cached = greedy_search(package, src, n, max_len=5)[0]
+        recomputed = greedy_search(RecomputingDecoder(reference), src, n, max_len=5)[0]
+        assert cached.tokens == recomputed.tokens
+        assert cached.log_prob == pytest.approx(recomputed.log_prob, abs=1e-4)
+
+
+def test_models_are_seeded_without_touching_the_global_generator():
+    torch.manual_seed(7)
+    expected = torch.rand(3)
+    torch.manual_seed(7)
+    a, _ = seed004_models()
+    assert torch.equal(torch.rand(3), expected)
+    b, _ = seed004_models()
+    for p, q in zip(a.parameters(), b.parameters()):
+        assert torch.equal(p, q)
+
+
+def test_post_ln_models_do_not_convert_and_bad_names_are_config_errors():
+    torch.manual_seed(0)
+    post = NNTransformerTranslator(pre_ln=False)
+    with pytest.raises(ConfigError, match=r"^to_package_transformer: only Pre-LN \(norm_first=True\) models convert"):
+        to_package_transformer(post)
+    with pytest.raises(ConfigError, match=r"^seed004_lines: implementation must be one of 'package', "
+                                          r"'nn.Transformer', got 'torch'$"):
+        seed004_lines("torch")
