@@ -4,8 +4,11 @@ Each command lives in the module that owns its concept; that module defines
 ``configure_parser(parser)`` and ``run(args) -> int``; the table below names them, so adding
 a command touches one line here.
 
-Errors a user can cause are :class:`companion.errors.CompanionError`: they print one line,
-``error: <message>``, and exit with status 2. Ctrl-C exits with status 130.
+Errors a user can cause print one line, ``error: <message>``, and exit with status 2: a
+:class:`companion.errors.CompanionError` raised by a command (each command checks its paths,
+numbers and device before its expensive work), a malformed command line (argparse's own errors,
+reformatted), and an operating-system error on a file (for example a full disk). Ctrl-C exits
+with status 130.
 """
 
 from __future__ import annotations
@@ -16,6 +19,14 @@ import sys
 
 from companion import __version__
 from companion.errors import CompanionError
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """argparse with the package's error format: one line on stderr, exit status 2."""
+
+    def error(self, message: str):  # noqa: D102 - argparse's hook
+        self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
+
 
 #: command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -29,7 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the command named in ``argv`` has its module imported and its options
     added, so one command never pays for (or breaks because of) another's imports."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="companion",
         description="Train, decode and evaluate the models of the seq2seq monograph.",
     )
@@ -55,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(importlib.import_module(args._module).run(args) or 0)
     except CompanionError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file that vanished, a full disk: the file and the reason, no traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

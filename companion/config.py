@@ -9,14 +9,19 @@ A config file has four sections, each a dataclass below::
 
 ``model`` holds a registry name plus the keyword arguments of that model's constructor; they are
 checked against the constructor's signature (see :mod:`companion.models`). Every unknown key and
-every value of the wrong type is a :class:`~companion.errors.ConfigError` with a one-line message
-naming the file and the key, e.g. ``configs/cpu/seq2seq.yaml: unknown key 'train.lrr'``.
-Command-line overrides ``--set train.lr=0.5`` go through :func:`apply_overrides`.
+every value of the wrong type or out of range is a :class:`~companion.errors.ConfigError` with a
+one-line message naming the file and the key, e.g. ``configs/cpu/seq2seq.yaml: unknown key
+'train.lrr'``. Command-line overrides ``--set train.lr=0.5`` go through :func:`apply_overrides`.
+
+Types and ranges are checked in one place, each section's ``__post_init__``, so a YAML file and
+the Python API (``Trainer(accum_steps=0)`` builds a :class:`TrainConfig` too) refuse the same
+values with the same message.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +30,37 @@ from typing import Any, Literal
 import yaml
 
 from companion.errors import ConfigError
+from companion.specials import SPECIAL_TOKENS
+from companion.validation import check_choice, check_float, check_int
+
+#: keys that no longer exist, with what replaces them (a config naming one is refused with this)
+REMOVED_KEYS = {
+    "train.init_uniform": "initialisation belongs to the model (Seq2Seq draws U[-model.init_range, "
+                          "model.init_range]) or to an explicit companion.training.optim.init_uniform_ call",
+}
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _coerce_fields(obj: Any, section: str) -> None:
+    """Convert every field of the dataclass ``obj`` to its declared type, in place; a value of
+    the wrong kind is a one-line :class:`ConfigError` naming ``section.key``."""
+    hints = _hints(type(obj))
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        try:
+            setattr(obj, f.name, coerce(value, hints[f.name]))
+        except ValueError:
+            raise ConfigError(f"{section}.{f.name}: expected {_type_name(hints[f.name])}, "
+                              f"got {value!r}") from None
+
+
+def _optional(check, name: str, value: Any, *args, **kwargs) -> None:
+    if value is not None:
+        check(name, value, *args, **kwargs)
 
 
 @dataclass
@@ -42,6 +78,16 @@ class DataConfig:
     valid_max_sentences: int | None = None
     num_workers: int = 0
 
+    def __post_init__(self) -> None:
+        _coerce_fields(self, "data")
+        for side in ("src", "tgt"):  # a vocabulary holds the specials and at least one piece
+            check_int(f"data.{side}_vocab_size", getattr(self, f"{side}_vocab_size"), len(SPECIAL_TOKENS) + 1)
+        check_float("data.character_coverage", self.character_coverage, 0.0, 1.0, low_open=True)
+        check_int("data.max_tokens", self.max_tokens, 1)
+        check_int("data.max_len", self.max_len, 1)
+        _optional(check_int, "data.valid_max_sentences", self.valid_max_sentences, 1)
+        check_int("data.num_workers", self.num_workers, 0)
+
 
 @dataclass
 class ModelConfig:
@@ -54,17 +100,25 @@ class ModelConfig:
         return {"name": self.name, **self.args}
 
 
+#: what ``train.precision`` can be: ``auto`` is bf16 autocast on CUDA and float32 elsewhere
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
 @dataclass
 class TrainConfig:
     """Optimisation and bookkeeping; the fields are also :class:`companion.training.Trainer`'s
-    keyword arguments."""
+    keyword arguments, and both paths (YAML and ``Trainer(**options)``) are checked here.
 
-    preset: Literal["adam", "sutskever", "bahdanau", "vaswani"] = "adam"
+    ``preset`` is a name of :data:`companion.training.optim.PRESETS`. ``seed``, ``threads`` and
+    ``deterministic`` go to :func:`companion.repro.set_determinism`; the Trainer applies them when
+    they are given (see :class:`~companion.training.Trainer`).
+    """
+
+    preset: str = "adam"
     lr: float | None = None
     warmup_steps: int | None = None
     decay_start_epoch: float = 5.0
     decay_every_epochs: float = 0.5
-    init_uniform: float | None = None
     max_steps: int = 1000
     max_epochs: float | None = None
     eval_every: int = 500
@@ -73,13 +127,34 @@ class TrainConfig:
     accum_steps: int = 1
     label_smoothing: float = 0.0
     keep_last: int = 2
-    precision: Literal["auto", "fp32", "bf16"] = "auto"
+    precision: Literal[PRECISIONS] = "auto"  # type: ignore[valid-type]
     compile: bool = False
     deterministic: bool = True
     threads: int | None = None
     seed: int = 0
     valid_bleu: bool = False
     debug_nan_step: int | None = None
+
+    def __post_init__(self) -> None:
+        from companion.training.optim import PRESETS  # the one list of preset names
+
+        _coerce_fields(self, "train")
+        check_choice("train.preset", self.preset, tuple(PRESETS))
+        _optional(check_float, "train.lr", self.lr, 0.0, low_open=True)
+        _optional(check_int, "train.warmup_steps", self.warmup_steps, 0)
+        check_float("train.decay_start_epoch", self.decay_start_epoch, 0.0)
+        check_float("train.decay_every_epochs", self.decay_every_epochs, 0.0, low_open=True)
+        check_int("train.max_steps", self.max_steps, 1)
+        _optional(check_float, "train.max_epochs", self.max_epochs, 0.0, low_open=True)
+        check_int("train.eval_every", self.eval_every, 0)
+        check_int("train.log_every", self.log_every, 1)
+        check_float("train.clip_norm", self.clip_norm, 0.0)
+        check_int("train.accum_steps", self.accum_steps, 1)
+        check_float("train.label_smoothing", self.label_smoothing, 0.0, 1.0, high_open=True)
+        check_int("train.keep_last", self.keep_last, 0)
+        _optional(check_int, "train.threads", self.threads, 1)
+        check_int("train.seed", self.seed, 0)
+        _optional(check_int, "train.debug_nan_step", self.debug_nan_step, 1)
 
 
 @dataclass
@@ -91,6 +166,15 @@ class DecodeConfig:
     max_len_a: float = 1.5
     max_len_b: int = 10
     length_penalty: float = 1.0
+
+    def __post_init__(self) -> None:
+        _coerce_fields(self, "decode")
+        check_int("decode.beam_size", self.beam_size, 1)
+        check_int("decode.nbest", self.nbest, 1)
+        if self.nbest > self.beam_size:
+            raise ConfigError(f"decode.nbest ({self.nbest}) must not exceed decode.beam_size ({self.beam_size})")
+        check_float("decode.max_len_a", self.max_len_a, 0.0)
+        check_float("decode.length_penalty", self.length_penalty, 0.0)
 
 
 @dataclass
@@ -205,41 +289,37 @@ def parse_scalar(text: str, tp: Any) -> Any:
 
 # ---------------------------------------------------------------- building the tree
 def _build_section(cls: type, raw: Any, where: str, prefix: str) -> Any:
+    """``cls(**raw)``: unknown keys here, types and ranges in the dataclass itself."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}: '{prefix}' must be a mapping, got {type(raw).__name__}")
-    hints = typing.get_type_hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
-    kwargs = {}
-    for key, value in raw.items():
+    for key in raw:
         if key not in names:
-            raise ConfigError(f"{where}: unknown key '{prefix}.{key}'")
-        try:
-            kwargs[key] = coerce(value, hints[key])
-        except ValueError:
-            raise ConfigError(
-                f"{where}: {prefix}.{key}: expected {_type_name(hints[key])}, got {value!r}"
-            ) from None
-    obj = cls(**kwargs)
-    _check_ranges(obj, where, prefix)
-    return obj
+            raise ConfigError(f"{where}: {unknown_key_message(f'{prefix}.{key}')}")
+    try:
+        return cls(**raw)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
-def _check_ranges(obj: Any, where: str, prefix: str) -> None:
-    positive = {"max_steps", "accum_steps", "log_every", "max_tokens", "beam_size", "nbest",
-                "src_vocab_size", "tgt_vocab_size", "max_len"}
-    nonneg = {"eval_every", "clip_norm", "label_smoothing", "keep_last", "num_workers"}
-    for f in dataclasses.fields(obj):
-        v = getattr(obj, f.name)
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            continue
-        if f.name in positive and v <= 0:
-            raise ConfigError(f"{where}: {prefix}.{f.name}: must be > 0, got {v}")
-        if f.name in nonneg and v < 0:
-            raise ConfigError(f"{where}: {prefix}.{f.name}: must be >= 0, got {v}")
-    if prefix == "train" and not 0.0 <= obj.label_smoothing < 1.0:
-        raise ConfigError(f"{where}: train.label_smoothing: must be in [0, 1)")
+def unknown_key_message(key: str) -> str:
+    """``unknown key 'train.lrr'``, or what replaced a removed key."""
+    if key in REMOVED_KEYS:
+        return f"'{key}' was removed: {REMOVED_KEYS[key]}"
+    return f"unknown key '{key}'"
+
+
+def drop_removed_keys(raw: dict) -> dict:
+    """``raw`` without the :data:`REMOVED_KEYS`: for configs stored in checkpoints written before
+    a key was removed (a config file naming one is refused instead)."""
+    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in raw.items()}
+    for key in REMOVED_KEYS:
+        section, name = key.split(".")
+        if isinstance(out.get(section), dict):
+            out[section].pop(name, None)
+    return out
 
 
 def config_from_dict(raw: Any, where: str = "config") -> Config:
@@ -268,6 +348,8 @@ def config_from_dict(raw: Any, where: str = "config") -> Config:
 def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Config:
     """Read a YAML config file and apply ``--set key=value`` overrides."""
     path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a directory, expected a YAML config file")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -307,7 +389,7 @@ def apply_overrides(raw: dict, overrides: list[str] | tuple[str, ...]) -> dict:
         else:
             hints = typing.get_type_hints(SECTIONS[section])
             if name not in hints:
-                raise ConfigError(f"--set {item}: unknown key '{key}'")
+                raise ConfigError(f"--set {item}: {unknown_key_message(key)}")
             tp = hints[name]
         try:
             value = parse_scalar(text, tp)

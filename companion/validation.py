@@ -1,12 +1,19 @@
-"""Argument checks shared by models, decoding and training: each raises a one-line
-:class:`~companion.errors.ConfigError` that names where the value came from."""
+"""Argument checks shared by models, decoding, training and the commands: each raises a one-line
+:class:`~companion.errors.ConfigError` (or, for paths, :class:`~companion.errors.DataError`) that
+names where the value came from.
+
+The path checks exist so that a command refuses a bad path *before* its expensive work (training
+vocabularies, decoding a corpus), not with a traceback once that work is done.
+"""
 
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from typing import Any
 
-from companion.errors import ConfigError
+from companion.errors import ConfigError, DataError
 
 
 def _prefix(where: str) -> str:
@@ -47,4 +54,95 @@ def check_choice(name: str, value: Any, choices, where: str = "") -> Any:
     return value
 
 
-__all__ = ["check_choice", "check_dropout", "check_float", "check_int"]
+def check_bool(name: str, value: Any, where: str = "") -> bool:
+    """``value`` if it is ``True`` or ``False`` (not 0/1, not a string)."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"{_prefix(where)}{name} must be true or false, got {value!r}")
+    return value
+
+
+def check_device(name: str, value: Any, where: str = ""):
+    """The :class:`torch.device` named by ``value`` if this machine has it: ``cpu``, ``cuda`` or
+    ``cuda:N`` with ``N`` below the number of visible GPUs."""
+    import torch
+
+    try:
+        device = torch.device(value)
+    except (RuntimeError, TypeError, ValueError):
+        raise ConfigError(f"{_prefix(where)}{name} {value}: not a device (expected cpu, cuda or cuda:N)") from None
+    if device.type == "cpu":
+        return device
+    if device.type != "cuda":
+        raise ConfigError(f"{_prefix(where)}{name} {value}: unsupported device type (expected cpu, cuda or cuda:N)")
+    if not torch.cuda.is_available():
+        why = "this torch build has no CUDA support" if torch.version.cuda is None else "no GPU is visible"
+        raise ConfigError(f"{_prefix(where)}{name} {value}: CUDA is not available ({why}); use cpu")
+    count = torch.cuda.device_count()
+    if device.index is not None and device.index >= count:
+        raise ConfigError(f"{_prefix(where)}{name} {value}: only {count} GPU(s) are visible")
+    return device
+
+
+def check_input_file(name: str, path: Any, what: str = "file") -> Path:
+    """``Path(path)`` if it is an existing, readable regular file."""
+    p = Path(path)
+    if p.is_dir():
+        raise DataError(f"{name} {p}: is a directory, expected a {what}")
+    if not p.exists():
+        raise DataError(f"{name} {p}: {what} not found")
+    if not os.access(p, os.R_OK):
+        raise DataError(f"{name} {p}: {what} is not readable")
+    return p
+
+
+def check_input_dir(name: str, path: Any, what: str = "directory") -> Path:
+    """``Path(path)`` if it is an existing, readable directory."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise DataError(f"{name} {p}: is a file, expected a {what}")
+    if not p.is_dir():
+        raise DataError(f"{name} {p}: {what} not found")
+    if not os.access(p, os.R_OK | os.X_OK):
+        raise DataError(f"{name} {p}: {what} is not readable")
+    return p
+
+
+def check_output_dir(name: str, path: Any) -> Path:
+    """``Path(path)``, created with its parents if missing, if a file can be written into it
+    (tried with a temporary file, which is removed)."""
+    import tempfile
+
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise DataError(f"{name} {p}: exists and is not a directory")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=p):
+            pass
+    except OSError as exc:
+        raise DataError(f"{name} {p}: cannot write into the directory ({exc.strerror})") from None
+    return p
+
+
+def check_output_file(name: str, path: Any) -> Path:
+    """``Path(path)`` if a file can be written there: its directory exists and the file can be
+    opened for writing (tried without truncating it; a file created by the try is removed)."""
+    p = Path(path)
+    if p.is_dir():
+        raise DataError(f"{name} {p}: is a directory, expected a file name")
+    if not p.parent.is_dir():
+        raise DataError(f"{name} {p}: the directory {p.parent} does not exist")
+    existed = p.exists()
+    try:
+        with open(p, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise DataError(f"{name} {p}: cannot write the file ({exc.strerror})") from None
+    if not existed:
+        p.unlink()
+    return p
+
+
+__all__ = ["check_bool", "check_choice", "check_device", "check_dropout", "check_float",
+           "check_input_dir", "check_input_file", "check_int", "check_output_dir",
+           "check_output_file"]

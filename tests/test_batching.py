@@ -11,6 +11,7 @@ from companion.data.batching import (
     causal_mask,
     collate,
     encode_pairs,
+    source_ids,
     example_lengths,
     lm_batches,
     make_loader,
@@ -218,6 +219,13 @@ class _WordVocab:
 
     def encode(self, text):
         return [self.ids[w] for w in text.split()]
+
+
+def test_source_ids_append_eos_once():
+    v = _WordVocab("a b c".split())
+    assert source_ids(v, "a c") == [4, 6, EOS]
+    assert source_ids(v, "") == [EOS]
+    assert [s for s, _ in encode_pairs([("a c", "b")], v, v)] == [source_ids(v, "a c")]
 
 
 def test_encode_pairs_eos_and_max_len():

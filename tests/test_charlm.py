@@ -70,6 +70,17 @@ def test_sampling_is_deterministic_given_a_generator():
     assert set(a) <= set("abcdefgh \n")  # never a special id
 
 
+def test_sample_never_draws_a_special_id_even_when_the_model_prefers_one():
+    torch.manual_seed(4)
+    model = CharLM(len(VOCAB), 8, 16, cell="gru")
+    with torch.no_grad():
+        model.output.bias[:4] += 100.0  # PAD, BOS, EOS, UNK take almost all the probability
+    hot = sample(model, VOCAB, "ab", 30, 1.0, torch.Generator().manual_seed(0))
+    greedy = sample(model, VOCAB, "ab", 30, 0.0)
+    for text in (hot, greedy):
+        assert len(text) == 32 and set(text) <= set("abcdefgh \n")  # UNK would decode as "⁇"
+
+
 def test_temperature_zero_is_greedy_and_low_temperature_concentrates():
     torch.manual_seed(3)
     model = CharLM(len(VOCAB), 8, 16, cell="gru")
@@ -88,20 +99,20 @@ def test_sample_restores_training_mode():
 def test_errors_have_clear_messages():
     with pytest.raises(ConfigError, match=r"cell must be one of \['gru', 'lstm', 'rnn'\], got 'tanh'"):
         CharLM(10, 4, 4, cell="tanh")
-    with pytest.raises(ConfigError, match="hidden_size must be a positive int, got 0"):
+    with pytest.raises(ConfigError, match="CharLM: hidden_size must be an integer >= 1, got 0"):
         CharLM(10, 4, 0)
-    with pytest.raises(ConfigError, match=r"dropout must be in \[0, 1\)"):
+    with pytest.raises(ConfigError, match=r"CharLM: dropout must be a number in \[0.0, 1.0\), got 1.0"):
         CharLM(10, 4, 4, dropout=1.0)
     with pytest.raises(ConfigError, match=r"expects ids of shape \(B, T\)"):
         CharLM(10, 4, 4).forward_ids(torch.zeros(3, dtype=torch.long))
     model = CharLM(len(VOCAB), 4, 4)
     with pytest.raises(ConfigError, match="non-empty prompt"):
         sample(model, VOCAB, "", 3)
-    with pytest.raises(ConfigError, match="temperature must be >= 0"):
+    with pytest.raises(ConfigError, match=r"sample: temperature must be a number in \[0.0, inf\], got -1.0"):
         sample(model, VOCAB, "a", 3, -1.0)
-    with pytest.raises(ConfigError, match="n_chars must be a non-negative int"):
+    with pytest.raises(ConfigError, match="sample: n_chars must be an integer >= 0, got -2"):
         sample(model, VOCAB, "a", -2)
-    with pytest.raises(ConfigError, match="budget must be a positive int"):
+    with pytest.raises(ConfigError, match="hidden_size_for_budget: budget must be an integer >= 1, got 0"):
         hidden_size_for_budget(0, 10, 4, 1, "rnn")
     with pytest.raises(ConfigError, match="cell must be one of"):
         charlm_parameters(10, 4, 4, 1, "peephole")

@@ -91,6 +91,40 @@ def test_rotate_keeps_the_newest(tmp_path):
         "checkpoint-last.pt", "checkpoint-step100.pt", "checkpoint-step15.pt"]
 
 
+def test_rotate_leaves_files_it_did_not_write(tmp_path):
+    names = ["checkpoint-stepX.pt", "checkpoint-step.pt", "checkpoint-step7.pt.bak", "checkpoint-step-1.pt"]
+    for name in names + ["checkpoint-step1.pt", "checkpoint-step2.pt"]:
+        (tmp_path / name).write_bytes(b"x")
+    C.rotate(tmp_path, 1)  # used to crash on int("X")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names + ["checkpoint-step2.pt"])
+
+
+def test_link_atomic_makes_the_new_name_durable(tmp_path, monkeypatch):
+    import stat
+
+    synced = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        real_fsync(fd)
+
+    src = tmp_path / "checkpoint-step3.pt"
+    src.write_bytes(b"weights")
+    (tmp_path / "checkpoint-last.pt").write_bytes(b"old")
+    monkeypatch.setattr(os, "fsync", fsync)
+    C.link_atomic(src, tmp_path / "checkpoint-last.pt")
+    assert (tmp_path / "checkpoint-last.pt").read_bytes() == b"weights"
+    assert os.path.samefile(src, tmp_path / "checkpoint-last.pt")
+    assert synced == [True]  # the directory holding the new name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint-last.pt", "checkpoint-step3.pt"]
+
+
+def test_a_directory_is_not_a_checkpoint(tmp_path):
+    with pytest.raises(CheckpointError, match="is a directory, expected a checkpoint file"):
+        C.load_checkpoint(tmp_path)
+
+
 SAVER = """
 import sys, torch
 from companion.training.checkpoint import atomic_save

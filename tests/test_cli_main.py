@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from companion import __version__, cli
-from companion.errors import DataError
 
 
 def test_version(capsys):
@@ -24,20 +24,59 @@ def test_no_command_prints_help_and_fails(capsys):
     assert "generate-data" in capsys.readouterr().out
 
 
-def test_user_errors_are_one_line(monkeypatch, capsys):
-    class Broken:
-        @staticmethod
-        def configure_parser(p):
-            pass
+@pytest.mark.parametrize("name", sorted(cli.COMMANDS))
+def test_every_command_in_the_table_is_real(name, capsys):
+    module_name, help_text = cli.COMMANDS[name]
+    module = importlib.import_module(module_name)
+    assert callable(module.configure_parser) and callable(module.run)
+    with pytest.raises(SystemExit) as info:
+        cli.main([name, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: companion {name} ") and help_text in out
+    parser = cli.build_parser([name])
+    assert parser.parse_args([name, *REQUIRED.get(name, [])])._module == module_name
 
-        @staticmethod
-        def run(args):
-            raise DataError("corpus/train.ko: line 3: empty source side")
 
-    monkeypatch.setitem(sys.modules, "companion_test_broken", Broken)
-    monkeypatch.setitem(cli.COMMANDS, "broken", ("companion_test_broken", "always fails"))
-    assert cli.main(["broken"]) == 2
-    assert capsys.readouterr().err == "error: corpus/train.ko: line 3: empty source side\n"
+#: the required options of each command (parsing only: nothing runs)
+REQUIRED = {
+    "generate-data": ["--out", "x"],
+    "train": ["--config", "c.yaml", "--data", "d", "--out", "r"],
+    "translate": ["--checkpoint", "c.pt"],
+    "evaluate": ["--checkpoint", "c.pt", "--data", "d"],
+}
+
+
+def test_the_top_level_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    for name, (_, help_text) in cli.COMMANDS.items():
+        assert name in out and help_text in out
+
+
+def test_a_real_user_error_is_one_line(tmp_path, capsys):
+    assert cli.main(["translate", "--checkpoint", str(tmp_path / "none.pt")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'none.pt'}: checkpoint not found\n"
+
+
+def test_malformed_command_lines_are_one_line(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["translate", "--beam", "wide"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == ("error: companion translate: argument --beam: invalid int value: "
+                                       "'wide' (see companion translate --help)\n")
+
+
+def test_file_system_errors_are_one_line(monkeypatch, capsys):
+    import companion.commands.translate as translate
+
+    def full_disk(args):
+        raise OSError(28, "No space left on device", "run/checkpoint-step5.pt")
+
+    monkeypatch.setattr(translate, "run", full_disk)
+    assert cli.main(["translate", "--checkpoint", "c.pt"]) == 2
+    assert capsys.readouterr().err == "error: run/checkpoint-step5.pt: No space left on device\n"
 
 
 def test_python_dash_m_and_console_script_agree():

@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from companion.cli import main
-from companion.data.vocab import SentencePieceVocab
+from companion.data.vocab import SentencePieceVocab, load_vocab
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = str(ROOT / "configs/cpu/seq2seq.yaml")
@@ -77,7 +77,14 @@ def error_of(capsys, rc):
 @pytest.mark.slow
 def test_train_translate_evaluate(data, tmp_path, capsys, monkeypatch):
     run = tmp_path / "run"
+    capsys.readouterr()
     assert train(data, run, "train.eval_every=10", "train.valid_bleu=true", max_steps=20) == 0
+    log = capsys.readouterr().err.splitlines()  # stderr is not a terminal here: no bar, one line per evaluation
+    assert [line.split(" | ")[0] for line in log[:2]] == ["step 10/20", "step 20/20"]
+    for line in log[:2]:
+        assert " | epoch " in line and " | train loss " in line and " | valid ppl " in line
+        assert " | valid BLEU " in line and line.endswith(" s")
+    assert "| best |" in log[0] and log[2].startswith("step 20, valid nll ")
     for name in ("vocab.src.model", "vocab.tgt.model", "config.yaml", "metrics.jsonl",
                  "checkpoint-last.pt", "checkpoint-best.pt", "checkpoint-step20.pt"):
         assert (run / name).exists(), name
@@ -137,6 +144,27 @@ def test_refusals_and_mismatches(data, tmp_path, capsys):
     assert "checkpoint-last.pt: the src vocabulary does not match this run's" in msg
 
 
+@pytest.mark.slow
+def test_a_rerun_after_a_crash_does_not_reuse_stale_vocabularies(data, tmp_path, capsys):
+    run = tmp_path / "run"
+    rc = train(data, run, "data.src_vocab_size=36", "train.debug_nan_step=1", max_steps=5)
+    assert "non-finite loss" in error_of(capsys, rc)  # crashed before its first checkpoint
+    assert len(load_vocab(run / "vocab.src.model")) == 36 and not (run / "checkpoint-last.pt").exists()
+    assert train(data, run, max_steps=2) == 0  # the same --out, now with data.src_vocab_size=40
+    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    assert ckpt["config"]["data"]["src_vocab_size"] == 40
+    assert ckpt["model"]["src_embed.weight"].shape[0] == 40 == len(load_vocab(run / "vocab.src.model"))
+    msg = error_of(capsys, train(data, run, "data.src_vocab_size=36", max_steps=4, resume=True))
+    assert msg.endswith("checkpoint-last.pt: data.src_vocab_size is 40 in the checkpoint but 36 in the config "
+                        "(the run's vocabularies were built with the checkpoint's; resume with its data "
+                        "settings or start a new --out)")
+    msg = error_of(capsys, train(data, run, "data.vocab_model_type=bpe", max_steps=4, resume=True))
+    assert "data.vocab_model_type is 'unigram' in the checkpoint but 'bpe' in the config" in msg
+    (run / "vocab.tgt.model").unlink()  # a resumed run restores a lost file from its checkpoint
+    assert train(data, run, max_steps=3, resume=True) == 0
+    assert (run / "vocab.tgt.model").read_bytes() == ckpt["vocab"]["tgt"]["bytes"]
+
+
 def test_config_errors_on_the_command_line(data, tmp_path, capsys):
     out = str(tmp_path / "r")
     rc = main(["train", "--config", CONFIG, "--data", str(data), "--out", out, "--set", "train.lr=abc"])
@@ -148,7 +176,7 @@ def test_config_errors_on_the_command_line(data, tmp_path, capsys):
     rc = main(["train", "--config", str(tmp_path / "none.yaml"), "--data", str(data), "--out", out])
     assert error_of(capsys, rc).endswith("none.yaml: config file not found")
     rc = main(["train", "--config", CONFIG, "--data", str(tmp_path / "nodata"), "--out", out])
-    assert "nodata: data directory not found" in error_of(capsys, rc)
+    assert error_of(capsys, rc) == f"error: --data {tmp_path / 'nodata'}: data directory not found"
 
 
 def test_bad_checkpoints_are_one_line_errors(tmp_path, capsys):
@@ -200,7 +228,8 @@ def test_generate_data_then_train_is_the_whole_path(tmp_path, capsys):
     assert main(["train", "--config", CONFIG, "--data", str(data), "--out", str(run),
                  "--max-steps", "4", "--no-progress", "--set", "train.eval_every=2"]) == 0
     ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
-    assert ckpt["step"] == 4 and len(ckpt["history"]["valid"]) == 2
+    evals = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines() if "valid_nll" in x]
+    assert ckpt["step"] == 4 and [e["step"] for e in evals] == [2, 4]
     assert ckpt["config"]["data"]["src_vocab_size"] == 1000
     capsys.readouterr()
     assert main(["evaluate", "--checkpoint", str(run / "checkpoint-last.pt"), "--data", str(data),

@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import (Config, DecodeConfig, TrainConfig, apply_overrides, coerce,
-                              config_from_dict, load_config, parse_scalar)
+import torch
+
+from companion.config import (Config, DataConfig, DecodeConfig, TrainConfig, apply_overrides, coerce,
+                              config_from_dict, drop_removed_keys, load_config, parse_scalar)
 from companion.errors import ConfigError
 from companion.models import (build_model, check_model_args, get_model_class, register_model,
                               with_defaults)
+from companion.training.optim import PRESETS, Preset
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,11 +33,29 @@ def test_shipped_configs_load(name):
         assert model.src_vocab_size == 50 and model.tgt_vocab_size == 60
 
 
-def test_gpu_config_is_the_papers_setup():
+def lstm_weights(layers: int, inputs: int, hidden: int) -> int:
+    """Weights (no biases) of a stack of LSTM layers: 4 gates, each W_x (H x in) and W_h (H x H)."""
+    return sum(4 * hidden * ((inputs if layer == 0 else hidden) + hidden) for layer in range(layers))
+
+
+def test_gpu_profile_builds_the_papers_model():
+    """Sutskever et al. (2014), section 3.4: 4 layers of 1000 cells, 1000-dimensional embeddings,
+    160k source and 80k target words: 384M parameters, 64M of them recurrent connections."""
     cfg = load_config(ROOT / "configs/gpu/seq2seq.yaml")
-    assert cfg.model.args["num_layers"] == 4 and cfg.model.args["hidden_size"] == 1000
-    assert cfg.train.preset == "sutskever" and cfg.train.clip_norm == 5.0
-    assert cfg.train.precision == "auto" and cfg.model.args["reverse_source"] is True
+    assert cfg.train.preset == "sutskever" and cfg.model.args["reverse_source"] is True
+    with torch.device("meta"):  # shapes only: no memory, no time
+        model = build_model(cfg.model, 160_000, 80_000)
+    assert all(p.is_meta for p in model.parameters())
+    L, E, H = 4, 1000, 1000
+    recurrent = 2 * lstm_weights(L, E, H)  # encoder and decoder
+    assert recurrent == 64_000_000  # the paper's "64M pure recurrent connections"
+    biases = 2 * L * 2 * 4 * H  # torch's LSTM has b_ih and b_hh per layer
+    embeddings = 160_000 * E + 80_000 * E
+    softmax = H * 80_000 + 80_000
+    total = sum(p.numel() for p in model.parameters())
+    assert total == embeddings + recurrent + biases + softmax == 384_144_000
+    assert round(total / 1e6) == 384  # the paper's 384M
+    assert sum(p.numel() for n, p in model.named_parameters() if "weight_hh" in n) == 2 * L * 4 * H * H
 
 
 def test_defaults_and_round_trip(tmp_path):
@@ -57,12 +78,23 @@ def test_empty_file_gives_defaults(tmp_path):
     ("train: {lr: abc}", "c.yaml: train.lr: expected float or null, got 'abc'"),
     ("train: {max_steps: 1.5}", "c.yaml: train.max_steps: expected int, got 1.5"),
     ("train: {compile: 1}", "c.yaml: train.compile: expected bool, got 1"),
-    ("train: {preset: sgd}", "c.yaml: train.preset: expected one of 'adam', 'sutskever'"),
+    ("train: {preset: sgd}", "c.yaml: train.preset must be one of 'adam', 'sutskever', 'bahdanau', "
+                             "'vaswani', got 'sgd'"),
+    ("train: {precision: fp16}", "c.yaml: train.precision: expected one of 'auto', 'fp32', 'bf16', got 'fp16'"),
+    ("train: {init_uniform: 0.08}", "c.yaml: 'train.init_uniform' was removed: initialisation belongs to the model"),
+    ("train: {accum_steps: 0}", "c.yaml: train.accum_steps must be an integer >= 1, got 0"),
+    ("train: {log_every: 0}", "c.yaml: train.log_every must be an integer >= 1, got 0"),
+    ("train: {threads: 0}", "c.yaml: train.threads must be an integer >= 1, got 0"),
+    ("train: {seed: -1}", "c.yaml: train.seed must be an integer >= 0, got -1"),
+    ("data: {src_vocab_size: 4}", "c.yaml: data.src_vocab_size must be an integer >= 5, got 4"),
+    ("data: {character_coverage: 0}", "c.yaml: data.character_coverage must be a number in (0.0, 1.0], got 0.0"),
+    ("decode: {beam_size: 2, nbest: 3}", "c.yaml: decode.nbest (3) must not exceed decode.beam_size (2)"),
+    ("decode: {beam_size: 0}", "c.yaml: decode.beam_size must be an integer >= 1, got 0"),
     ("model: {name: seq2seq, hidden_size: big}", "c.yaml: model.hidden_size: expected int, got 'big'"),
     ("model: {name: nope}", "c.yaml: model.name: unknown model 'nope'"),
     ("train: [1, 2]", "c.yaml: 'train' must be a mapping"),
-    ("train: {max_steps: 0}", "c.yaml: train.max_steps: must be > 0, got 0"),
-    ("train: {label_smoothing: 1.5}", "c.yaml: train.label_smoothing: must be in [0, 1)"),
+    ("train: {max_steps: 0}", "c.yaml: train.max_steps must be an integer >= 1, got 0"),
+    ("train: {label_smoothing: 1.5}", "c.yaml: train.label_smoothing must be a number in [0.0, 1.0), got 1.5"),
     ("[1, 2]", "c.yaml: the top level must be a mapping"),
 ])
 def test_bad_values_are_one_line_errors(tmp_path, text, message):
@@ -70,6 +102,48 @@ def test_bad_values_are_one_line_errors(tmp_path, text, message):
         load_config(write(tmp_path, text))
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("section, cls, key, value", [
+    ("train", TrainConfig, "accum_steps", 0),
+    ("train", TrainConfig, "log_every", 0),
+    ("train", TrainConfig, "preset", "sgd"),
+    ("train", TrainConfig, "precision", "fp16"),
+    ("train", TrainConfig, "lr", -1.0),
+    ("train", TrainConfig, "max_epochs", 0),
+    ("data", DataConfig, "max_tokens", 0),
+    ("decode", DecodeConfig, "length_penalty", -0.5),
+])
+def test_yaml_and_python_share_one_validation(tmp_path, section, cls, key, value):
+    with pytest.raises(ConfigError) as python:
+        cls(**{key: value})
+    with pytest.raises(ConfigError) as yaml_file:
+        load_config(write(tmp_path, f"{section}: {{{key}: {value}}}"))
+    assert str(yaml_file.value) == f"{tmp_path / 'c.yaml'}: {python.value}"
+    assert str(python.value).startswith(f"{section}.{key}")
+
+
+def test_preset_names_come_from_the_optimiser_table(monkeypatch):
+    for name in PRESETS:
+        assert TrainConfig(preset=name).preset == name
+    with pytest.raises(ConfigError, match="train.preset must be one of"):
+        TrainConfig(preset="luong")
+    monkeypatch.setitem(PRESETS, "luong", Preset("luong", 1.0, 0))  # a preset added in one place
+    assert TrainConfig(preset="luong").preset == "luong"
+
+
+def test_python_values_are_converted_to_the_declared_type():
+    cfg = TrainConfig(lr=1, clip_norm=2)
+    assert isinstance(cfg.lr, float) and isinstance(cfg.clip_norm, float)
+    with pytest.raises(ConfigError, match=r"train.compile: expected bool, got 'yes'"):
+        TrainConfig(compile="yes")
+
+
+def test_stored_configs_drop_removed_keys():
+    old = {"train": {"init_uniform": 0.08, "lr": 0.5}, "model": {"name": "seq2seq"}}
+    assert drop_removed_keys(old) == {"train": {"lr": 0.5}, "model": {"name": "seq2seq"}}
+    assert old["train"]["init_uniform"] == 0.08  # the input is not changed
+    assert config_from_dict(drop_removed_keys(old)).train.lr == 0.5
 
 
 def test_yaml_syntax_error_names_the_line(tmp_path):
@@ -100,6 +174,7 @@ def test_overrides_are_parsed_as_the_declared_type(tmp_path):
     ("model.hidden=3", "--set model.hidden=3: unknown key 'model.hidden'"),
     ("lr=3", "--set lr=3: unknown key 'lr'"),
     ("train.lr", "--set train.lr: expected key=value"),
+    ("train.init_uniform=0.1", "--set train.init_uniform=0.1: 'train.init_uniform' was removed"),
 ])
 def test_bad_overrides(item, message):
     with pytest.raises(ConfigError) as err:

@@ -56,6 +56,36 @@ def test_two_gloo_ranks_equal_one_process(tmp_path):
     assert torch.load(tmp_path / "ddp/checkpoint-last.pt", weights_only=True)["step"] == 8
 
 
+def torchrun(args, out, env, *extra):
+    return run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
+                "-m", "companion", *args, "--out", str(out), *extra], env)
+
+
+@pytest.mark.slow
+def test_ddp_resume_is_bitwise_on_every_rank(tmp_path):
+    """4 steps, then a resume to 8, equal 8 straight steps bitwise: every rank's dropout stream is
+    saved and restored (with dropout, rank 1's masks differ from rank 0's, and a rank 1 that
+    restarted its stream would change the averaged gradients)."""
+    data = write_corpus(tmp_path / "data")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    args = ["train", "--config", CONFIG, "--data", str(data), "--no-progress", "--device", "cpu",
+            "--set", *TINY, "model.dropout=0.3", "train.eval_every=4"]
+    torchrun([*args, "--max-steps", "8"], tmp_path / "straight", env)
+    torchrun([*args, "--max-steps", "4"], tmp_path / "split", env)
+    torchrun([*args, "--max-steps", "8"], tmp_path / "split", env, "--resume")
+    straight = torch.load(tmp_path / "straight/checkpoint-last.pt", weights_only=True)
+    split = torch.load(tmp_path / "split/checkpoint-last.pt", weights_only=True)
+    assert straight["step"] == split["step"] == 8
+    for k, v in straight["model"].items():
+        assert torch.equal(split["model"][k], v), k
+    halfway = torch.load(tmp_path / "split/checkpoint-step4.pt", weights_only=True)
+    assert len(halfway["rng_by_rank"]) == 2  # one generator state per rank
+    assert not torch.equal(halfway["rng_by_rank"][0]["torch"], halfway["rng_by_rank"][1]["torch"])
+    assert torch.equal(halfway["rng_by_rank"][0]["torch"], halfway["rng"]["torch"])
+    for rank in (0, 1):  # both ranks ended in the same generator state as the straight run's
+        assert torch.equal(split["rng_by_rank"][rank]["torch"], straight["rng_by_rank"][rank]["torch"]), rank
+
+
 def test_single_process_defaults(monkeypatch):
     from companion.training.distributed import all_reduce_sum, init_distributed
 

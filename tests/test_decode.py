@@ -6,7 +6,9 @@ import pytest
 import torch
 
 from companion.decoding.ensemble import Ensemble
-from companion.decoding.search import (Hypothesis, all_outputs, beam_search, evaluating, exhaustive_search, greedy_search, length_penalty, max_lengths, score_sequences)
+from companion.decoding.search import (NEVER_GENERATED, Hypothesis, all_outputs, ban_tokens, beam_search, evaluating,
+                                       exhaustive_search, greedy_search, length_penalty, max_lengths,
+                                       score_sequences)
 from companion.errors import ConfigError, DataError
 from companion.models.seq2seq import Seq2Seq
 from companion.specials import BOS, EOS, PAD
@@ -95,6 +97,46 @@ def test_outputs_end_with_eos_never_hold_pad_or_bos_and_respect_the_limit():
             assert h.tokens[-1] == EOS and EOS not in h.tokens[:-1]
             assert PAD not in h.tokens and BOS not in h.tokens
             assert len(h.tokens) <= int(limits[b])
+
+
+class PrefersSpecials:
+    """A translator whose next-token distribution puts almost all its mass on PAD and BOS."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def encode(self, src, src_lengths):
+        return self.model.encode(src, src_lengths)
+
+    def step(self, prev, state):
+        log_probs, state = self.model.step(prev, state)
+        boosted = log_probs.clone()
+        boosted[:, [PAD, BOS]] += 50.0
+        return torch.log_softmax(boosted, dim=-1), state
+
+    def reorder_state(self, state, index):
+        return self.model.reorder_state(state, index)
+
+
+def test_specials_are_banned_even_when_the_model_prefers_them():
+    model = PrefersSpecials(tiny(1))
+    outputs = [greedy_search(model, SRC, SRC_LEN, max_len=3)]
+    outputs += beam_search(model, SRC, SRC_LEN, beam_size=3, nbest=2, max_len=3)
+    outputs += exhaustive_search(model, SRC, SRC_LEN, nbest=2, max_len=3)
+    for hyps in outputs:
+        for h in hyps:
+            assert h.tokens and PAD not in h.tokens and BOS not in h.tokens and h.tokens[-1] == EOS
+
+
+def test_ban_tokens():
+    scores = torch.zeros(2, 3, 6)
+    banned = ban_tokens(scores)
+    assert NEVER_GENERATED == (PAD, BOS)
+    assert torch.isinf(banned[..., [PAD, BOS]]).all() and (banned[..., [PAD, BOS]] < 0).all()
+    assert torch.equal(banned[..., 2:], scores[..., 2:])
+    assert torch.count_nonzero(scores) == 0  # a copy by default
+    same = ban_tokens(scores, range(4), inplace=True)
+    assert same is scores and torch.isinf(scores[..., :4]).all() and (scores[..., 4:] == 0).all()
 
 
 def test_scores_are_the_models_log_probabilities_with_length_penalty():

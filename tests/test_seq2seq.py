@@ -97,10 +97,11 @@ def test_gradients_reach_the_encoder():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        (dict(hidden_size=0), "hidden_size must be a positive integer"),
-        (dict(num_layers=1.5), "num_layers must be a positive integer"),
-        (dict(dropout=1.0), "dropout must be in [0, 1)"),
-        (dict(init_range=0.0), "init_range must be positive"),
+        (dict(hidden_size=0), "Seq2Seq: hidden_size must be an integer >= 1, got 0"),
+        (dict(num_layers=1.5), "Seq2Seq: num_layers must be an integer >= 1, got 1.5"),
+        (dict(embed_dim=True), "Seq2Seq: embed_dim must be an integer >= 1, got True"),
+        (dict(dropout=1.0), "Seq2Seq: dropout must be a number in [0.0, 1.0), got 1.0"),
+        (dict(init_range=0.0), "Seq2Seq: init_range must be a number in (0.0, inf], got 0.0"),
     ],
 )
 def test_bad_constructor_arguments_are_config_errors(kwargs, message):
@@ -109,7 +110,7 @@ def test_bad_constructor_arguments_are_config_errors(kwargs, message):
 
 
 def test_vocabulary_must_exceed_the_specials():
-    with pytest.raises(ConfigError, match="tgt_vocab_size must exceed the 4 special tokens, got 4"):
+    with pytest.raises(ConfigError, match="Seq2Seq: tgt_vocab_size must be an integer >= 5, got 4"):
         Seq2Seq(10, 4)
 
 
@@ -155,6 +156,11 @@ def test_seeds_script_runs_end_to_end(tmp_path):
     assert set(data["per_seed"]) == {"0", "1"}
     for key in ("valid_ppl_forward", "valid_ppl_reversed", "test_bleu_forward", "test_bleu_reversed",
                 "test_bleu_ensemble"):
-        assert len(data["summary"][key]["values"]) == 2
-        assert data["summary"][key]["max_dist_from_first"] >= 0
+        row = data["summary"][key]
+        values = [data["per_seed"][seed][key] for seed in ("0", "1")]
+        assert row["values"] == values  # the summary is of the per-seed numbers, in seed order
+        assert row["max_dist_from_first"] == pytest.approx(abs(values[1] - values[0]), abs=1e-12)
+        assert row["mean"] == pytest.approx(sum(values) / 2, abs=1e-12)
+    for key in ("valid_ppl_forward", "valid_ppl_reversed"):  # seeds 0 and 1 train different models
+        assert data["summary"][key]["max_dist_from_first"] > 0
     assert "valid_ppl_forward" in proc.stdout

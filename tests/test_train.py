@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -16,10 +17,12 @@ from companion.data.batching import collate, lm_batches, make_loader
 from companion.errors import ConfigError, TrainingError
 from companion.models.charlm import CharLM
 from companion.models.seq2seq import Seq2Seq
-from companion.training.optim import (StepSchedule, inverse_sqrt_factor, linear_warmup_factor, make_optimizer, make_schedule, sutskever_factor)
+from companion.training.optim import (StepSchedule, init_uniform_, inverse_sqrt_factor, linear_warmup_factor,
+                                      make_optimizer, make_schedule, sutskever_factor)
 from companion.specials import EOS, PAD
 from companion.training.stream import BatchStream
-from companion.training.trainer import History, Trainer, evaluate_loss, sequence_loss
+from companion.training.trainer import (History, Trainer, autocast_for, evaluate_loss, sequence_loss,
+                                        validation_line)
 
 
 def reverse_task(n: int, seed: int = 0, vocab: int = 20) -> list[tuple[list[int], list[int]]]:
@@ -110,9 +113,8 @@ def test_accumulation_equals_one_big_batch():
     a, b = ex[:8], ex[8:]
     m1, m2 = tiny_model(dropout=0.0), tiny_model(dropout=0.0)
     Trainer(m1, [collate(a), collate(b)], accum_steps=2, max_steps=1, preset="sutskever",
-            init_uniform=0.0, progress=False).fit()
-    Trainer(m2, [collate(a + b)], max_steps=1, preset="sutskever", init_uniform=0.0,
             progress=False).fit()
+    Trainer(m2, [collate(a + b)], max_steps=1, preset="sutskever", progress=False).fit()
     for p1, p2 in zip(m1.parameters(), m2.parameters()):
         assert torch.allclose(p1, p2, atol=1e-6)
 
@@ -145,13 +147,93 @@ def test_checkpoints_last_best_and_rotation(tmp_path):
     assert last["step"] == 20 and last["config"] == {"model": {"name": "x"}}
     assert last["vocab"]["src"]["bytes"] == b"ab"
     best = load_checkpoint(tmp_path / "checkpoint-best.pt")
-    assert best["best"] == min(v["valid_nll"] for v in best["history"]["valid"])
+    evals = [json.loads(x) for x in (tmp_path / "metrics.jsonl").read_text().splitlines() if "valid_nll" in x]
+    assert best["best"] == min(v["valid_nll"] for v in evals if v["step"] <= best["step"])
     assert not list(tmp_path.glob(".*tmp*"))
+
+
+def test_checkpoint_size_does_not_grow_with_steps(tmp_path):
+    ex = reverse_task(32)
+    batches = [collate(ex[i:i + 8]) for i in range(0, 32, 8)]
+    Trainer(tiny_model(), batches, batches[:1], max_steps=100, eval_every=4, log_every=1, keep_last=100,
+            out_dir=tmp_path, progress=False).fit()
+    early = load_checkpoint(tmp_path / "checkpoint-step4.pt")
+    late = load_checkpoint(tmp_path / "checkpoint-step100.pt")
+    assert "history" not in late and early.keys() == late.keys()
+    sizes = {s: (tmp_path / f"checkpoint-step{s}.pt").stat().st_size for s in (4, 100)}
+    assert abs(sizes[100] - sizes[4]) <= 16, sizes  # 100 steps of history would add kilobytes
+    steps = [json.loads(x)["step"] for x in (tmp_path / "metrics.jsonl").read_text().splitlines()
+             if "train_loss" in x]
+    assert steps == list(range(1, 101))  # the per-step record lives in metrics.jsonl
+
+
+def test_history_after_resume_is_what_was_trained_since(tmp_path):
+    ex = reverse_task(32)
+    batches = [collate(ex[i:i + 8]) for i in range(0, 32, 8)]
+    first = Trainer(tiny_model(), batches, batches[:1], max_steps=6, eval_every=3, out_dir=tmp_path,
+                    progress=False).fit()
+    trainer = Trainer(tiny_model(), batches, batches[:1], max_steps=10, eval_every=3, out_dir=tmp_path,
+                      progress=False)
+    trainer.resume(tmp_path / "checkpoint-last.pt")
+    history = trainer.fit()
+    assert first.steps == [1, 2, 3, 4, 5, 6] and history.steps == [7, 8, 9, 10]
+    assert [v["step"] for v in history.valid] == [9, 10]
+    assert history.tokens == sum(b.ntokens for b in batches) and history.clipped <= 4
+    evals = [json.loads(x)["step"] for x in (tmp_path / "metrics.jsonl").read_text().splitlines()
+             if "valid_nll" in x]
+    assert evals == [3, 6, 9, 10]  # the whole run
 
 
 def test_unknown_option_is_a_config_error():
     with pytest.raises(ConfigError, match="unknown option 'lrr'"):
         Trainer(tiny_model(), [], lrr=0.1)
+    with pytest.raises(ConfigError, match="option 'init_uniform' was removed: initialisation belongs to the model"):
+        Trainer(tiny_model(), [], init_uniform=0.08)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(accum_steps=0), "Trainer: train.accum_steps must be an integer >= 1, got 0"),
+    (dict(log_every=0), "Trainer: train.log_every must be an integer >= 1, got 0"),
+    (dict(preset="sgd"), "Trainer: train.preset must be one of 'adam', 'sutskever', 'bahdanau', 'vaswani', got 'sgd'"),
+    (dict(precision="fp16"), "Trainer: train.precision: expected one of 'auto', 'fp32', 'bf16', got 'fp16'"),
+    (dict(max_steps="10"), "Trainer: train.max_steps: expected int, got '10'"),
+    (dict(seed=-1), "Trainer: train.seed must be an integer >= 0, got -1"),
+    (dict(threads=0), "Trainer: train.threads must be an integer >= 1, got 0"),
+    (dict(eval_every=-1), "Trainer: train.eval_every must be an integer >= 0, got -1"),
+    (dict(valid_bleu=True), "Trainer: valid_bleu=True needs a validate_fn that computes it"),
+    (dict(device="gpu"), "Trainer: device gpu: not a device (expected cpu, cuda or cuda:N)"),
+])
+def test_bad_options_are_one_line_config_errors(options, message):
+    batches = [collate(reverse_task(4))]
+    with pytest.raises(ConfigError) as err:
+        Trainer(tiny_model(), batches, progress=False, **options).fit()
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_seed_threads_and_deterministic_are_applied_when_given():
+    batches = [collate(reverse_task(16))]
+
+    def run(**options):
+        model = tiny_model(dropout=0.5)
+        torch.manual_seed(99)  # whatever the caller left in the generator
+        Trainer(model, batches, max_steps=3, progress=False, **options).fit()
+        return torch.cat([p.detach().flatten() for p in model.parameters()])
+
+    assert torch.equal(run(seed=3), run(seed=3))
+    assert not torch.equal(run(seed=3), run(seed=4))  # the seed draws the dropout masks
+    model = tiny_model()
+    torch.manual_seed(5)
+    Trainer(model, batches, seed=7, progress=False)
+    assert torch.equal(torch.rand(3), torch.rand(3, generator=torch.Generator().manual_seed(7)))
+    torch.manual_seed(5)
+    expected = torch.rand(3)
+    torch.manual_seed(5)
+    Trainer(model, batches, progress=False)  # none given: the generators are left alone
+    assert torch.equal(torch.rand(3), expected)
+    Trainer(tiny_model(), batches, threads=1, deterministic=False, progress=False)
+    assert torch.get_num_threads() == 1 and not torch.are_deterministic_algorithms_enabled()
+    Trainer(tiny_model(), batches, deterministic=True, progress=False)
+    assert torch.are_deterministic_algorithms_enabled()
 
 
 def test_nan_stops_with_step_and_keeps_last_good_checkpoint(tmp_path):
@@ -226,14 +308,32 @@ def test_max_epochs_stops_training():
 def test_precision_contexts():
     from contextlib import nullcontext
 
-    from companion.training.trainer import autocast_for
+    cpu = torch.device("cpu")
+    assert isinstance(autocast_for(cpu), nullcontext) and isinstance(autocast_for(cpu, "fp32"), nullcontext)
+    ctx = autocast_for(cpu, "bf16")
+    assert isinstance(ctx, torch.autocast) and ctx.fast_dtype == torch.bfloat16 and ctx.device == "cpu"
+    with pytest.raises(ConfigError, match="precision must be one of 'auto', 'fp32', 'bf16', got 'fp16'"):
+        autocast_for(cpu, "fp16")
 
-    assert isinstance(autocast_for(torch.device("cpu")), nullcontext)
-    assert isinstance(autocast_for(torch.device("cpu"), "bf16"), nullcontext)
-    with pytest.warns(UserWarning) if not torch.cuda.is_available() else nullcontext():
-        ctx = autocast_for(torch.device("cuda"))
-    assert isinstance(ctx, torch.autocast) and ctx.fast_dtype == torch.bfloat16
-    assert isinstance(autocast_for(torch.device("cuda"), "fp32"), nullcontext)
+
+def test_bf16_autocast_trains_on_cpu_close_to_fp32():
+    ex = reverse_task(32, seed=5)
+    batches = [collate(ex[i:i + 16]) for i in range(0, 32, 16)]
+    seen, results = [], {}
+    for precision in ("fp32", "bf16"):
+        model = tiny_model(dropout=0.0)
+        hook = model.generator.register_forward_hook(lambda m, i, out: seen.append((precision, out.dtype)))
+        history = Trainer(model, batches, max_steps=2, lr=1e-2, precision=precision, progress=False).fit()
+        hook.remove()
+        results[precision] = (history.train_loss, model)
+    assert {d for p, d in seen if p == "fp32"} == {torch.float32}
+    assert {d for p, d in seen if p == "bf16"} == {torch.bfloat16}  # the matmuls ran in bf16
+    fp32, bf16 = results["fp32"][0], results["bf16"][0]
+    assert all(math.isfinite(x) for x in bf16)
+    assert bf16[0] == pytest.approx(fp32[0], rel=2e-2)  # same weights, bf16 rounding only
+    assert bf16 != fp32  # and the rounding is there
+    for p in results["bf16"][1].parameters():
+        assert p.dtype == torch.float32  # autocast leaves the weights (and the optimiser) in fp32
 
 
 def _fit(model, loader, out_dir=None, resume=None, max_steps=30):
@@ -279,7 +379,7 @@ def test_presets_have_the_papers_hyper_parameters():
     adam = make_optimizer(params, "vaswani")
     assert adam.defaults["betas"] == (0.9, 0.98) and adam.defaults["eps"] == 1e-9
     assert make_optimizer(params, "adam", lr=0.01).defaults["lr"] == 0.01
-    with pytest.raises(ConfigError, match="unknown preset 'sgd'"):
+    with pytest.raises(ConfigError, match="train.preset must be one of 'adam', 'sutskever', 'bahdanau', 'vaswani', got 'sgd'"):
         make_optimizer(params, "sgd")
 
 
@@ -313,11 +413,21 @@ def test_vaswani_schedule_peaks_at_warmup():
     assert linear_warmup_factor(1, 0) == 1.0
 
 
-def test_sutskever_preset_initialises_uniformly():
+def test_building_a_trainer_never_touches_the_weights(tmp_path):
     model = tiny_model()
-    Trainer(model, [collate(reverse_task(4))], preset="sutskever", init_uniform=0.01,
-            max_steps=0, progress=False)
-    assert max(float(p.detach().abs().max()) for p in model.parameters()) <= 0.01
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    assert torch.count_nonzero(model.src_embed.weight[PAD]) == 0
+    for preset in ("sutskever", "adam", "bahdanau", "vaswani"):
+        Trainer(model, [collate(reverse_task(4))], preset=preset, seed=3, progress=False)
+        for k, v in model.state_dict().items():
+            assert torch.equal(v, before[k]), (preset, k)  # PAD rows stay zero, loaded weights stay
+
+
+def test_init_uniform_is_an_explicit_call():
+    model = tiny_model()
+    init_uniform_(model, 0.01)
+    values = torch.cat([p.detach().flatten() for p in model.parameters()])
+    assert float(values.abs().max()) <= 0.01 and float(values.std()) > 0.004  # U(-a, a): std a/sqrt(3)
 
 
 def test_curves_from_history_and_metrics(tmp_path):
@@ -346,15 +456,52 @@ def test_curves_from_history_and_metrics(tmp_path):
         read_metrics(tmp_path / "bad.jsonl")
 
 
-def test_compile_option_wraps_the_model(monkeypatch):
-    seen = []
+def test_compile_option_trains_a_compiled_model(monkeypatch):
+    """``compile=True`` goes through torch.compile for real (the eager backend: dynamo traces the
+    model, no C++ toolchain needed) and trains the same parameters as the uncompiled model."""
+    real_compile = torch.compile
+    compiled = []
 
-    def fake_compile(module):
-        seen.append(module)
-        return module
+    def eager_compile(module, **kwargs):
+        out = real_compile(module, backend="eager", **kwargs)
+        compiled.append(out)
+        return out
 
-    monkeypatch.setattr(torch, "compile", fake_compile)
-    model = tiny_model()
-    trainer = Trainer(model, [collate(reverse_task(4))], compile=True, max_steps=1, progress=False)
-    assert seen == [model] and trainer.raw_model is model
-    trainer.fit()
+    monkeypatch.setattr(torch, "compile", eager_compile)
+    torch._dynamo.reset()
+    batches = [collate(reverse_task(8, seed=s)) for s in range(2)]
+    plain, model = tiny_model(dropout=0.0), tiny_model(dropout=0.0)
+    Trainer(plain, batches, max_steps=3, lr=1e-2, progress=False).fit()
+    trainer = Trainer(model, batches, compile=True, max_steps=3, lr=1e-2, progress=False)
+    assert isinstance(trainer.model, torch._dynamo.eval_frame.OptimizedModule)
+    assert compiled == [trainer.model] and trainer.raw_model is model
+    history = trainer.fit()
+    assert history.steps == [1, 2, 3]
+    for (name, a), b in zip(plain.named_parameters(), model.parameters()):
+        assert torch.allclose(a, b, atol=1e-5), name
+    assert not torch.equal(plain.generator.weight, tiny_model(dropout=0.0).generator.weight)  # it trained
+
+
+def test_validation_lines_go_to_the_log_stream(capsys):
+    ex = reverse_task(32)
+    batches = [collate(ex[i:i + 8]) for i in range(0, 32, 8)]
+    stream = io.StringIO()
+    Trainer(tiny_model(), batches, batches[:2], max_steps=8, eval_every=4, lr=1e-2, log_stream=stream,
+            progress=False).fit()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("step 4/8 | epoch 1.00 | train loss ") and "| valid ppl " in lines[0]
+    assert lines[1].startswith("step 8/8 | epoch 2.00 | train loss ")
+    assert all(line.endswith(" s") for line in lines)
+    assert "| best |" in lines[0]  # the first evaluation is always the best so far
+    capsys.readouterr()
+    Trainer(tiny_model(), batches, batches[:2], max_steps=4, eval_every=2, progress=False).fit()
+    assert capsys.readouterr() == ("", "")  # without a log_stream (a chapter's call) nothing is printed
+
+
+def test_validation_line_format():
+    rec = {"step": 500, "valid_ppl": 24.514, "valid_nll": 3.2, "valid_bleu": 12.3}
+    line = validation_line(rec, epoch=1.25, train_loss=3.21398, best=True, seconds=61.4, max_steps=2000)
+    assert line == "step 500/2000 | epoch 1.25 | train loss 3.2140 | valid ppl 24.51 | valid BLEU 12.30 | best | 61 s"
+    line = validation_line({"step": 3, "valid_ppl": 9.0}, epoch=0.5, train_loss=None, best=False, seconds=0.2)
+    assert line == "step 3 | epoch 0.50 | valid ppl 9.00 | 0 s"

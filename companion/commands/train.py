@@ -1,9 +1,11 @@
 """``companion train --config CFG --data DIR --out RUN [--max-steps N] [--resume] [--set k=v ...]``
 
 Trains the model of CFG on DIR (``{train,valid}.{src_lang,tgt_lang}``, e.g. what
-``generate-data`` writes). When RUN has no vocabularies yet they are trained on DIR's train split
-and stored in RUN and in every checkpoint. Under ``torchrun`` it runs DistributedDataParallel;
-only rank 0 writes to RUN.
+``generate-data`` writes). A new run trains its vocabularies on DIR's train split and stores them
+in RUN and in every checkpoint; a resumed run keeps its checkpoint's (see
+:func:`companion.training.rundir.prepare_vocabs`). Under ``torchrun`` it runs
+DistributedDataParallel; only rank 0 writes to RUN. Every evaluation prints one line to stderr
+(a progress bar is shown too when stderr is a terminal).
 """
 
 from __future__ import annotations
@@ -13,17 +15,9 @@ import signal
 import sys
 from pathlib import Path
 
-import torch
-
 from companion.config import load_config
 from companion.errors import CheckpointError, ConfigError
-from companion.evaluation.metrics import bleu_validator
-from companion.models import build_model, with_defaults
-from companion.repro import set_determinism
-from companion.training import checkpoint as ckpt_io
-from companion.training.distributed import cleanup, init_distributed
-from companion.training.rundir import make_split_loader, prepare_vocabs, vocab_record, write_config
-from companion.training.trainer import Trainer
+from companion.validation import check_device, check_input_dir, check_output_dir
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -35,18 +29,23 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", dest="overrides", nargs="+", action="extend", default=[],
                         metavar="KEY=VALUE", help="override config values, e.g. train.lr=0.5")
     parser.add_argument("--compile", action="store_true", help="torch.compile the model")
-    parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda if available)")
+    parser.add_argument("--device", default=None, help="cpu, cuda or cuda:N (default: cuda if available)")
     parser.add_argument("--no-progress", action="store_true",
                         help="no progress bar (it is shown only when stderr is a terminal)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.training.distributed import cleanup, init_distributed
+
     overrides = list(args.overrides)
     if args.max_steps is not None:
         overrides.append(f"train.max_steps={args.max_steps}")
     if args.compile:
         overrides.append("train.compile=true")
     cfg = load_config(args.config, overrides)
+    if args.device is not None:
+        check_device("--device", args.device)
+    check_input_dir("--data", args.data, "data directory")
     run_dir = Path(args.out)
     last = run_dir / "checkpoint-last.pt"
     if args.resume and not last.exists():
@@ -54,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.resume and last.exists():
         raise CheckpointError(f"{run_dir} already holds a checkpoint; pass --resume to continue it "
                               f"or choose a new --out")
+    check_output_dir("--out", run_dir)
     dist = init_distributed(args.device)
     try:
         return _train(cfg, args, run_dir, dist)
@@ -62,18 +62,27 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _train(cfg, args, run_dir: Path, dist) -> int:
-    set_determinism(cfg.train.seed, cfg.train.threads, cfg.train.deterministic)
-    src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, dist)
-    vocab = vocab_record(src_vocab, tgt_vocab)
+    from companion.evaluation.metrics import bleu_validator
+    from companion.models import build_model
+    from companion.repro import set_determinism
+    from companion.training import checkpoint as ckpt_io
+    from companion.training.rundir import (check_resume, make_split_loader, prepare_vocabs, vocab_record,
+                                           write_config)
+    from companion.training.trainer import Trainer
+
+    set_determinism(cfg.train.seed, cfg.train.threads, cfg.train.deterministic)  # the model's init
+    last = run_dir / "checkpoint-last.pt"
     resume = None
     if args.resume:
-        resume = ckpt_io.load_checkpoint(run_dir / "checkpoint-last.pt")
-        ckpt_io.check_vocab(resume, {s: v["sha256"] for s, v in vocab.items()}, run_dir / "checkpoint-last.pt")
-        stored = resume["config"].get("model") or {"name": None}
-        if stored.get("name") == cfg.model.name:  # compare with defaults filled in
-            resume["config"]["model"] = with_defaults(stored)
-        ckpt_io.check_model_config(resume, with_defaults(cfg.model.to_dict()), run_dir / "checkpoint-last.pt")
-        resume["config"]["model"] = stored
+        resume = ckpt_io.load_checkpoint(last)
+        check_resume(resume, cfg, last)
+    src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, dist, resume=resume)
+    vocab = vocab_record(src_vocab, tgt_vocab)
+    if resume is not None:
+        ckpt_io.check_vocab(resume, {s: v["sha256"] for s, v in vocab.items()}, last)
+        if resume["step"] >= cfg.train.max_steps:
+            raise ConfigError(f"{run_dir}: the checkpoint is at step {resume['step']}; "
+                              f"raise --max-steps above it to train further")
     train_loader, _ = make_split_loader(cfg, args.data, "train", src_vocab, tgt_vocab, shuffle=True, dist=dist)
     valid_loader, valid_pairs = make_split_loader(cfg, args.data, "valid", src_vocab, tgt_vocab, shuffle=False,
                                                   limit=cfg.data.valid_max_sentences)
@@ -84,17 +93,14 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
                                      max_len_b=cfg.decode.max_len_b)
     if dist.is_main:
         write_config(cfg, run_dir)
+    # the config's seed/threads/deterministic are applied again by the Trainer: training's random
+    # stream starts from the seed whatever building the model drew
     trainer = Trainer(model, train_loader, valid_loader, config=cfg.train, out_dir=run_dir,
                       progress=not args.no_progress and sys.stderr.isatty(), device=dist.device, dist=dist,
                       run_config=cfg.to_dict(), vocab=vocab, validate_fn=validate_fn,
-                      d_model=cfg.model.args.get("d_model"))
+                      d_model=cfg.model.args.get("d_model"), log_stream=sys.stderr)
     if resume is not None:
-        if resume["step"] >= cfg.train.max_steps:
-            raise ConfigError(f"{run_dir}: the checkpoint is at step {resume['step']}; "
-                              f"raise --max-steps above it to train further")
-        trainer.load_state_dict(resume)  # restores rank 0's generators on every rank
-    if dist.rank:  # other ranks draw their own dropout masks; rank 0 keeps the single-process stream
-        torch.manual_seed(cfg.train.seed + 1000 * dist.rank + trainer.step)
+        trainer.load_state_dict(resume)  # every rank continues its own random stream
     history = trainer.fit()
     if dist.is_main:
         summary = f"step {trainer.step}"

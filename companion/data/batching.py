@@ -2,7 +2,7 @@
 
 The path from sentence pairs to what a model sees::
 
-    pairs --encode_pairs--> examples (src ids + [EOS], tgt ids)
+    pairs --encode_pairs--> examples (source_ids: src ids + [EOS], tgt ids)
           --BucketBatchSampler--> lists of example indices (similar lengths, <= max_tokens)
           --collate--> Batch(src, src_lengths, tgt_in, tgt_out)
 
@@ -39,6 +39,7 @@ __all__ = [
     "causal_mask",
     "reverse_source_tokens",
     "reverse_padded",
+    "source_ids",
     "encode_pairs",
     "example_lengths",
     "collate",
@@ -170,6 +171,12 @@ def reverse_padded(src: torch.Tensor, src_lengths: torch.Tensor) -> torch.Tensor
 # -- encoding --------------------------------------------------------------------------------------
 
 
+def source_ids(vocab, text: str) -> list[int]:
+    """What every encoder reads for a source sentence: ``vocab.encode(text) + [EOS]``. The one
+    place where the source's EOS is appended (training, translation and evaluation all use it)."""
+    return [*vocab.encode(text), EOS]
+
+
 def encode_pairs(
     pairs: Iterable[tuple[str, str]],
     src_vocab,
@@ -197,14 +204,15 @@ def encode_pairs(
     out: list[Example] = []
     dropped = 0
     for src, tgt in pairs:
-        s = src_vocab.encode(src)
+        s = source_ids(src_vocab, src)
         t = tgt_vocab.encode(tgt)
-        if max_len is not None and (len(s) > max_len or len(t) > max_len):
+        if max_len is not None and (len(s) - 1 > max_len or len(t) > max_len):
             if not truncate:
                 dropped += 1
                 continue
-            s, t = s[:max_len], t[:max_len]
-        out.append((s + [EOS], t))
+            del s[max_len:-1]  # keep the first max_len pieces and the EOS
+            t = t[:max_len]
+        out.append((s, t))
     if dropped:
         log.info("encode_pairs: dropped %d of %d pairs longer than %d pieces", dropped, dropped + len(out), max_len)
     return (out, dropped) if return_dropped else out

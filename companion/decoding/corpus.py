@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 
+from companion.data.batching import source_ids
 from companion.decoding.search import Hypothesis, beam_search, greedy_search
 from companion.errors import ConfigError, DataError
 from companion.specials import EOS, PAD
@@ -73,7 +74,8 @@ def translate_corpus(
     batch_size: int = 64,
     **search: Any,
 ) -> list[str]:
-    """Translate raw sentences: encode with ``src_vocab`` (+ EOS), search, decode the best
+    """Translate raw sentences: encode with ``src_vocab`` (:func:`~companion.data.batching.source_ids`,
+    which appends EOS), search, decode the best
     hypothesis of each with ``tgt_vocab``. Source reversal, if any, is the model's business.
 
     ``search`` holds :func:`~companion.decoding.search.beam_search` options (``length_penalty``,
@@ -81,7 +83,7 @@ def translate_corpus(
     """
     if isinstance(sentences, str):
         raise DataError("translate_corpus: sentences must be a list of strings, not one string")
-    sources = [list(src_vocab.encode(s)) + [EOS] for s in sentences]
+    sources = [source_ids(src_vocab, s) for s in sentences]
     hyps = decode_corpus(model, sources, beam_size=beam_size, batch_size=batch_size, **search)
     return [tgt_vocab.decode(h[0].tokens) if h else "" for h in hyps]
 

@@ -37,8 +37,12 @@ import torch
 from companion.errors import ConfigError, DataError
 from companion.models.contract import check_source
 from companion.specials import BOS, EOS, PAD
+from companion.validation import check_int
 
 NEG_INF = float("-inf")
+
+#: ids a search never generates
+NEVER_GENERATED = (PAD, BOS)
 
 
 @dataclass(frozen=True)
@@ -63,11 +67,6 @@ class Hypothesis:
 
 
 # ----------------------------------------------------------------------------- checks and helpers
-def _check_int(name: str, value: Any, minimum: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ConfigError(f"decode: {name} must be an integer >= {minimum}, got {value!r}")
-
-
 def length_penalty(length: int | torch.Tensor, alpha: float, form: str = "gnmt"):
     """``lp(|Y|)``: GNMT's ``((5 + |Y|) / 6) ** alpha`` or plain ``|Y| ** alpha``.
 
@@ -101,7 +100,7 @@ def max_lengths(
     if isinstance(max_len_b, bool) or not isinstance(max_len_b, (int, float)):
         raise ConfigError(f"decode: max_len_b must be a number, got {max_len_b!r}")
     if max_len is not None:
-        _check_int("max_len", max_len, 1)
+        check_int("max_len", max_len, 1, where="decode")
     lengths = torch.floor(src_lengths.detach().to("cpu", torch.float64) * max_len_a + max_len_b).long()
     if max_len is not None:
         lengths = lengths.clamp(max=max_len)
@@ -135,12 +134,15 @@ def evaluating(model: Any) -> Iterator[None]:
             m.train(mode)
 
 
-def _ban_specials(log_probs: torch.Tensor) -> torch.Tensor:
-    """PAD and BOS are never generated: their log-probabilities become -inf."""
-    log_probs = log_probs.clone()
-    log_probs[..., PAD] = NEG_INF
-    log_probs[..., BOS] = NEG_INF
-    return log_probs
+def ban_tokens(scores: torch.Tensor, ids: Sequence[int] = NEVER_GENERATED, *,
+               inplace: bool = False) -> torch.Tensor:
+    """``scores`` ``(..., V)`` with ``-inf`` at the token ids ``ids`` (by default PAD and BOS, which
+    no search generates), so that no argmax, top-k or sample picks them. A copy unless
+    ``inplace``."""
+    if not inplace:
+        scores = scores.clone()
+    scores[..., list(ids)] = NEG_INF
+    return scores
 
 
 def _only_eos(log_probs: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
@@ -188,7 +190,7 @@ def greedy_search(
         for t in range(1, int(limits.max()) + 1):
             log_probs, state = model.step(prev, state)
             attn = model.step_attention(state).float().cpu() if return_attention else None
-            log_probs = _only_eos(_ban_specials(log_probs), (limits[alive] == t).to(device))
+            log_probs = _only_eos(ban_tokens(log_probs), (limits[alive] == t).to(device))
             best_lp, best = log_probs.max(dim=-1)
             best_cpu, lp_cpu = best.tolist(), best_lp.tolist()
             for row, b in enumerate(alive.tolist()):
@@ -260,8 +262,8 @@ def beam_search(
         For each sentence, in input order, up to ``nbest`` :class:`Hypothesis` (best first).
     """
     check_source(src, src_lengths, "decode")
-    _check_int("beam_size", beam_size, 1)
-    _check_int("nbest", nbest, 1)
+    check_int("beam_size", beam_size, 1, where="decode")
+    check_int("nbest", nbest, 1, where="decode")
     if nbest > beam_size:
         raise ConfigError(f"decode: nbest ({nbest}) must not exceed beam_size ({beam_size})")
     _check_penalty(length_penalty, length_penalty_form)
@@ -299,9 +301,7 @@ def beam_search(
                 fin_score = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
                 fin_logp = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
             lim = limits[alive].to(device)  # (A,)
-            cand = scores.unsqueeze(-1) + log_probs.view(A, k, V)  # (A, k, V)
-            cand[:, :, PAD] = NEG_INF  # PAD and BOS are never generated
-            cand[:, :, BOS] = NEG_INF
+            cand = ban_tokens(scores.unsqueeze(-1) + log_probs.view(A, k, V), inplace=True)  # (A, k, V)
             last = lim == t
             if bool(last.any()):  # the last allowed step: only EOS
                 eos = cand[:, :, EOS].clone()
@@ -401,7 +401,7 @@ def exhaustive_search(
     (ties: the shorter, then the lexicographically smaller, first).
     """
     check_source(src, src_lengths, "decode")
-    _check_int("nbest", nbest, 1)
+    check_int("nbest", nbest, 1, where="decode")
     _check_penalty(length_penalty, length_penalty_form)
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
     out: list[list[Hypothesis]] = []
@@ -414,7 +414,7 @@ def exhaustive_search(
             finished: list[Hypothesis] = []
             for t in range(1, int(limits[b]) + 1):
                 log_probs, state = model.step(prev, state)
-                log_probs = _ban_specials(log_probs)
+                log_probs = ban_tokens(log_probs)
                 if logps is None:
                     logps = torch.zeros(1, dtype=log_probs.dtype, device=src.device)
                 cand = logps.unsqueeze(1) + log_probs  # (P, V)
@@ -478,6 +478,8 @@ def all_outputs(vocab: Sequence[int], max_len: int) -> Iterator[tuple[int, ...]]
 
 __all__ = [
     "Hypothesis",
+    "NEVER_GENERATED",
+    "ban_tokens",
     "beam_search",
     "greedy_search",
     "exhaustive_search",

@@ -21,13 +21,9 @@ from torch import nn
 from companion.errors import ConfigError
 from companion.models.contract import reorder_tensors
 from companion.specials import SPECIAL_TOKENS
+from companion.validation import check_dropout, check_float, check_int
 
 CELLS = {"rnn": 1, "gru": 3, "lstm": 4}  # cell type -> number of gate blocks in the weights
-
-
-def _check_positive(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ConfigError(f"{name} must be a positive int, got {value!r}")
 
 
 class CharLM(nn.Module):
@@ -57,11 +53,10 @@ class CharLM(nn.Module):
         super().__init__()
         for name, value in (("vocab_size", vocab_size), ("embed_dim", embed_dim),
                             ("hidden_size", hidden_size), ("num_layers", num_layers)):
-            _check_positive(name, value)
+            check_int(name, value, 1, where="CharLM")
         if cell not in CELLS:
             raise ConfigError(f"cell must be one of {sorted(CELLS)}, got {cell!r}")
-        if not 0.0 <= dropout < 1.0:
-            raise ConfigError(f"dropout must be in [0, 1), got {dropout!r}")
+        check_dropout("dropout", dropout, where="CharLM")
         self.vocab_size, self.cell_type = vocab_size, cell
         self.embedding = nn.Embedding(vocab_size, embed_dim)
         module = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}[cell]
@@ -124,7 +119,7 @@ def charlm_parameters(vocab_size: int, embed_dim: int, hidden_size: int, num_lay
 def hidden_size_for_budget(budget: int, vocab_size: int, embed_dim: int, num_layers: int,
                            cell: str) -> int:
     """The hidden size whose :class:`CharLM` parameter count is closest to ``budget``."""
-    _check_positive("budget", budget)
+    check_int("budget", budget, 1, where="hidden_size_for_budget")
     best, best_gap = 1, None
     H = 1
     while True:
@@ -146,12 +141,12 @@ def sample(model: CharLM, vocab, prompt: str, n_chars: int, temperature: float =
     characters (the special ids are never drawn); ``temperature=0`` takes the arg-max. The
     same ``generator`` state gives the same text. Returns the prompt followed by the sample.
     """
+    from companion.decoding.search import ban_tokens  # the one place that bans ids from a choice
+
     if not prompt:
         raise ConfigError("sample needs a non-empty prompt")
-    if not isinstance(n_chars, int) or n_chars < 0:
-        raise ConfigError(f"n_chars must be a non-negative int, got {n_chars!r}")
-    if temperature < 0:
-        raise ConfigError(f"temperature must be >= 0, got {temperature!r}")
+    check_int("n_chars", n_chars, 0, where="sample")
+    check_float("temperature", temperature, 0.0, where="sample")
     was_training = model.training
     model.eval()
     device = next(model.parameters()).device
@@ -159,8 +154,7 @@ def sample(model: CharLM, vocab, prompt: str, n_chars: int, temperature: float =
     logits, state = model.forward_ids(ids)
     out = []
     for _ in range(n_chars):
-        last = logits[0, -1].float().clone()
-        last[: len(SPECIAL_TOKENS)] = float("-inf")
+        last = ban_tokens(logits[0, -1].float(), range(len(SPECIAL_TOKENS)))
         if temperature == 0:
             nxt = int(last.argmax())
         else:

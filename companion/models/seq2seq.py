@@ -28,9 +28,10 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from companion.data.batching import reverse_padded
-from companion.errors import ConfigError, DataError
+from companion.errors import DataError
 from companion.models.contract import check_source
-from companion.specials import PAD
+from companion.specials import PAD, SPECIAL_TOKENS
+from companion.validation import check_dropout, check_float, check_int
 
 #: Decoder state carried between steps: (h, c), each (L, N, H).
 LSTMState = tuple[torch.Tensor, torch.Tensor]
@@ -83,24 +84,12 @@ class Seq2Seq(nn.Module):
         init_range: float = 0.08,
     ) -> None:
         super().__init__()
-        for key, value in (
-            ("src_vocab_size", src_vocab_size),
-            ("tgt_vocab_size", tgt_vocab_size),
-            ("embed_dim", embed_dim),
-            ("hidden_size", hidden_size),
-            ("num_layers", num_layers),
-        ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"Seq2Seq: {key} must be a positive integer, got {value!r}")
-        for key, size in (("src_vocab_size", src_vocab_size), ("tgt_vocab_size", tgt_vocab_size)):
-            if size < 5:
-                raise ConfigError(
-                    f"Seq2Seq: {key} must exceed the 4 special tokens, got {size}"
-                )
-        if not 0.0 <= float(dropout) < 1.0:
-            raise ConfigError(f"Seq2Seq: dropout must be in [0, 1), got {dropout!r}")
-        if not float(init_range) > 0.0:
-            raise ConfigError(f"Seq2Seq: init_range must be positive, got {init_range!r}")
+        for key, value in (("src_vocab_size", src_vocab_size), ("tgt_vocab_size", tgt_vocab_size)):
+            check_int(key, value, len(SPECIAL_TOKENS) + 1, where="Seq2Seq")  # the specials and one more
+        for key, value in (("embed_dim", embed_dim), ("hidden_size", hidden_size), ("num_layers", num_layers)):
+            check_int(key, value, 1, where="Seq2Seq")
+        check_dropout("dropout", dropout, where="Seq2Seq")
+        check_float("init_range", init_range, 0.0, low_open=True, where="Seq2Seq")
         self.src_vocab_size = src_vocab_size
         self.tgt_vocab_size = tgt_vocab_size
         self.embed_dim = embed_dim

@@ -6,9 +6,14 @@ with ``torch.load(path, weights_only=True)`` (this package never unpickles arbit
     model, optimizer, scheduler   state dicts
     step, epoch, batch_in_epoch   where training stopped (the sampler position inside the epoch)
     rng                           python / numpy / torch / cuda generator states (lists, tensors)
+    rng_by_rank                   under DDP only: every rank's ``rng``, in rank order, so that each
+                                  rank resumes its own dropout stream
     config                        the run's configuration as a plain nested dict
     vocab                         {"src"|"tgt": {"bytes": SentencePiece model, "sha256": hex}}
-    history, best                 metrics so far and the best validation loss
+    best                          the best validation loss so far
+
+Nothing in a checkpoint grows with the number of steps: the per-step metrics are in the run's
+``metrics.jsonl``, not here.
 
 Files are written to a temporary file in the same directory, flushed and fsynced, then renamed
 over the target: a process killed mid-write leaves the previous checkpoint intact.
@@ -81,6 +86,8 @@ def link_atomic(src: Path, dst: Path) -> None:
 def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> dict:
     """Load and sanity-check a checkpoint; every failure is a one-line :class:`CheckpointError`."""
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"{path}: is a directory, expected a checkpoint file")
     if not path.is_file():
         raise CheckpointError(f"{path}: checkpoint not found")
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 import torch.distributed as dist
@@ -60,6 +61,16 @@ def all_reduce_sum(value: float | int, device: torch.device) -> float:
     t = torch.tensor([float(value)], dtype=torch.float64, device=device)
     dist.all_reduce(t)
     return t.item()
+
+
+def all_gather_object(obj: Any) -> list[Any]:
+    """``[obj of rank 0, obj of rank 1, ...]`` on every process (``[obj]`` when not distributed).
+    A collective: every rank must call it at the same point."""
+    if not (dist.is_available() and dist.is_initialized()):
+        return [obj]
+    out: list[Any] = [None] * dist.get_world_size()
+    dist.all_gather_object(out, obj)
+    return out
 
 
 def barrier() -> None:

@@ -4,8 +4,8 @@
 preset     optimiser                                        schedule
 =========  ==============================================  =====================================
 adam       Adam, lr 1e-3 (the small CPU runs)               constant (optional linear warmup)
-sutskever  SGD without momentum, lr 0.7                     halved every half epoch after epoch 5;
-           (Sutskever et al. 2014; uniform init ±0.08)
+sutskever  SGD without momentum, lr 0.7                     halved every half epoch after epoch 5
+           (Sutskever et al. 2014)
 bahdanau   Adadelta, rho 0.95, eps 1e-6, lr 1.0             constant
            (Bahdanau et al. 2015)
 vaswani    Adam, betas (0.9, 0.98), eps 1e-9                lr * d_model^-0.5 * min(s^-0.5, s * w^-1.5)
@@ -14,6 +14,11 @@ vaswani    Adam, betas (0.9, 0.98), eps 1e-9                lr * d_model^-0.5 * 
 
 A schedule is a function of the optimiser step (1-based) only, so resuming needs nothing but the
 step: :class:`StepSchedule` stores it and sets the learning rate of every parameter group.
+
+:data:`PRESETS` is the one list of preset names (``train.preset`` is checked against it).
+Initialisation is not part of a preset: it belongs to the model (``Seq2Seq`` draws every
+parameter from U[-init_range, init_range], the paper's 0.08 by default), so building a Trainer
+never touches the weights; :func:`init_uniform_` re-draws a model's parameters when asked.
 """
 
 from __future__ import annotations
@@ -26,29 +31,28 @@ import torch
 from torch import nn
 
 from companion.errors import ConfigError
+from companion.validation import check_choice
 
 
 @dataclass(frozen=True)
 class Preset:
     name: str
     lr: float
-    init_uniform: float | None
     warmup_steps: int
 
 
 PRESETS: dict[str, Preset] = {
-    "adam": Preset("adam", 1e-3, None, 0),
-    "sutskever": Preset("sutskever", 0.7, 0.08, 0),
-    "bahdanau": Preset("bahdanau", 1.0, None, 0),
-    "vaswani": Preset("vaswani", 1.0, None, 4000),
+    "adam": Preset("adam", 1e-3, 0),
+    "sutskever": Preset("sutskever", 0.7, 0),
+    "bahdanau": Preset("bahdanau", 1.0, 0),
+    "vaswani": Preset("vaswani", 1.0, 4000),
 }
 
 
 def make_optimizer(params: Iterable[nn.Parameter], preset: str, lr: float | None = None) -> torch.optim.Optimizer:
     """The optimiser of ``preset`` with the paper's hyper-parameters (``lr`` overrides its rate;
     for ``vaswani`` it is the factor in front of ``d_model^-0.5``)."""
-    if preset not in PRESETS:
-        raise ConfigError(f"train.preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    check_choice("train.preset", preset, tuple(PRESETS))
     lr = PRESETS[preset].lr if lr is None else lr
     params = list(params)
     if preset == "adam":
@@ -123,6 +127,7 @@ def make_schedule(
     decay_every_epochs: float = 0.5,
 ) -> StepSchedule:
     """The schedule of ``preset`` (see the module table)."""
+    check_choice("train.preset", preset, tuple(PRESETS))
     warm = PRESETS[preset].warmup_steps if warmup_steps is None else warmup_steps
     if preset == "sutskever":
         if not steps_per_epoch:
@@ -136,6 +141,10 @@ def make_schedule(
 
 @torch.no_grad()
 def init_uniform_(model: nn.Module, scale: float) -> None:
-    """Sutskever et al.'s initialisation: every parameter uniform in ``[-scale, scale]``."""
+    """Sutskever et al.'s initialisation: every parameter uniform in ``[-scale, scale]``.
+
+    An explicit call, never made by the Trainer. It re-draws *every* parameter, PAD embedding
+    rows included (``Seq2Seq(init_range=...)`` draws the same distribution and keeps them zero).
+    """
     for p in model.parameters():
         p.uniform_(-scale, scale)

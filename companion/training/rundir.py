@@ -11,6 +11,7 @@ A run directory ``RUN/`` holds::
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -18,32 +19,69 @@ import torch
 import yaml
 from torch import nn
 
-from companion.config import Config, config_from_dict
+from companion.config import Config, DataConfig, config_from_dict, drop_removed_keys
 from companion.data.batching import encode_pairs, make_loader
 from companion.data.parallel import load_split
 from companion.data.vocab import load_vocab, train_vocabs, vocab_from_bytes
 from companion.errors import CheckpointError, DataError
-from companion.models import build_model
+from companion.models import build_model, with_defaults
 from companion.training import checkpoint as ckpt_io
 from companion.training.distributed import DistInfo, barrier
 
 VOCAB_FILES = {"src": "vocab.src.model", "tgt": "vocab.tgt.model"}
 
 
-def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistInfo) -> tuple[Any, Any]:
-    """Load ``RUN/vocab.{src,tgt}.model``, or train them on DIR's train split and save them
-    (rank 0 trains; the other ranks wait and load)."""
+#: the ``data`` keys that determine the vocabularies (and so the model's embedding sizes)
+VOCAB_KEYS = ("src_lang", "tgt_lang", "src_vocab_size", "tgt_vocab_size", "vocab_model_type",
+              "character_coverage")
+
+
+def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistInfo,
+                   resume: dict | None = None) -> tuple[Any, Any]:
+    """The run's vocabularies, stored in ``RUN/vocab.{src,tgt}.model``.
+
+    - A new run (``resume`` is None) trains them on DIR's train split with the config's
+      ``data`` settings and writes them to RUN, replacing any that an earlier attempt left there
+      without a checkpoint: files left by a crashed run are never reused, since they may have been
+      built with other settings than the config's. (Rank 0 trains; the other ranks wait and load.)
+    - A resumed run uses the vocabularies of its checkpoint: :func:`check_resume` has refused a
+      config whose vocabulary settings differ from the checkpoint's, and the files in RUN must be
+      the checkpoint's (a missing file is written back from the checkpoint).
+    """
     paths = {side: run_dir / name for side, name in VOCAB_FILES.items()}
-    if not all(p.exists() for p in paths.values()) and dist.is_main:
-        pairs = load_split(data_dir, "train", cfg.data.src_lang, cfg.data.tgt_lang)
-        src, tgt = train_vocabs(pairs, cfg.data.src_vocab_size, cfg.data.tgt_vocab_size,
-                                model_type=cfg.data.vocab_model_type, seed=cfg.train.seed,
-                                character_coverage=cfg.data.character_coverage)
+    if dist.is_main:
         run_dir.mkdir(parents=True, exist_ok=True)
-        src.save(paths["src"])
-        tgt.save(paths["tgt"])
+        if resume is None:
+            pairs = load_split(data_dir, "train", cfg.data.src_lang, cfg.data.tgt_lang)
+            src, tgt = train_vocabs(pairs, cfg.data.src_vocab_size, cfg.data.tgt_vocab_size,
+                                    model_type=cfg.data.vocab_model_type, seed=cfg.train.seed,
+                                    character_coverage=cfg.data.character_coverage)
+            src.save(paths["src"])
+            tgt.save(paths["tgt"])
+        else:
+            for side, path in paths.items():
+                entry = (resume.get("vocab") or {}).get(side) or {}
+                if not path.exists() and "bytes" in entry:
+                    path.write_bytes(entry["bytes"])
     barrier()
     return load_vocab(paths["src"]), load_vocab(paths["tgt"])
+
+
+def check_resume(resume: dict, cfg: Config, path: str | Path) -> None:
+    """Refuse to resume checkpoint ``resume`` (read from ``path``) under a config whose
+    vocabulary settings (:data:`VOCAB_KEYS`) or model differ from the checkpoint's."""
+    stored = (resume.get("config") or {}).get("data") or {}
+    stored = {**dataclasses.asdict(DataConfig()), **stored}
+    for key in VOCAB_KEYS:
+        if stored.get(key) != getattr(cfg.data, key):
+            raise CheckpointError(
+                f"{path}: data.{key} is {stored.get(key)!r} in the checkpoint but "
+                f"{getattr(cfg.data, key)!r} in the config (the run's vocabularies were built with "
+                f"the checkpoint's; resume with its data settings or start a new --out)")
+    model = (resume.get("config") or {}).get("model") or {"name": None}
+    if model.get("name") == cfg.model.name:  # compare with the constructor's defaults filled in
+        model = with_defaults(model)
+    ckpt_io.check_model_config({"config": {"model": model}}, with_defaults(cfg.model.to_dict()), path)
 
 
 def vocab_record(src_vocab: Any, tgt_vocab: Any) -> dict:
@@ -67,6 +105,15 @@ def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: 
     return loader, pairs
 
 
+def search_options(cfg: Config, beam_size: int) -> dict:
+    """The decoding options of ``cfg.decode`` for a search of width ``beam_size`` (greedy search
+    takes no length penalty)."""
+    options = {"max_len_a": cfg.decode.max_len_a, "max_len_b": cfg.decode.max_len_b}
+    if beam_size > 1:
+        options["length_penalty"] = cfg.decode.length_penalty
+    return options
+
+
 def write_config(cfg: Config, run_dir: Path) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False, allow_unicode=True),
@@ -78,7 +125,8 @@ def load_run(path: str | Path, device: str | torch.device = "cpu") -> tuple[nn.M
 
     The vocabularies come from the checkpoint itself; their bytes must match the stored sha256."""
     ckpt = ckpt_io.load_checkpoint(path)
-    cfg = config_from_dict(ckpt["config"], f"{path} (stored config)")
+    stored = drop_removed_keys(ckpt["config"]) if isinstance(ckpt["config"], dict) else ckpt["config"]
+    cfg = config_from_dict(stored, f"{path} (stored config)")
     vocabs = []
     for side in ("src", "tgt"):
         entry = ckpt["vocab"].get(side) if isinstance(ckpt["vocab"], dict) else None

@@ -15,8 +15,19 @@ Python use (no files are written when ``out_dir`` is None)::
                       max_steps=300, eval_every=100)
     history = trainer.fit()          # history.train_loss, history.valid[-1]["valid_ppl"]
 
-The keyword options are the fields of :class:`companion.config.TrainConfig`; ``validate_fn``
-adds metrics to each evaluation (e.g. :func:`companion.evaluation.bleu_validator` for BLEU).
+The keyword options are the fields of :class:`companion.config.TrainConfig`, checked there (an
+unknown or out-of-range option is a one-line :class:`~companion.errors.ConfigError`); ``validate_fn``
+adds metrics to each evaluation (e.g. :func:`companion.evaluation.bleu_validator` for BLEU, which
+``valid_bleu=True`` requires). No option is accepted and ignored:
+
+- ``seed``, ``threads``, ``deterministic`` are applied with :func:`companion.repro.set_determinism`
+  when the Trainer is built, if any of them is given (or a ``config`` is, as the ``train`` command
+  does); otherwise the Trainer leaves the random generators and the thread count as it finds them
+  (a chapter calls ``set_determinism`` itself before building its model). Under DDP, rank ``r > 0``
+  then draws its dropout masks from ``seed + 1000 r``.
+- ``precision``: ``fp32``; ``bf16`` (bf16 autocast on CPU or CUDA; the loss and the optimiser
+  stay float32); ``auto`` is ``bf16`` on CUDA and ``fp32`` elsewhere.
+- Initialisation is the model's: building a Trainer never touches the weights.
 
 With ``out_dir`` the Trainer appends to ``out_dir/metrics.jsonl`` every ``log_every`` steps
 ``{step, epoch, train_loss (mean over the window), lr, grad_norm, clip_rate, tokens_per_s}`` and
@@ -24,7 +35,10 @@ at every evaluation ``{step, valid_nll, valid_ppl, valid_tokens, ...}``, and wri
 (see :mod:`companion.training.checkpoint`) at every evaluation and at the end. Evaluation never touches
 the random generators, so ``eval_every`` does not change the training run, and a run stopped
 and resumed gives bitwise the parameters of an uninterrupted one (on the same hardware and
-thread count).
+thread count; under DDP every rank's generators are saved and restored, so this holds for any
+number of ranks, given the same number on resume). With ``log_stream`` (the ``train`` command
+passes stderr) every evaluation also prints one line: step, epoch, mean training loss since the
+previous evaluation, validation perplexity (and BLEU), ``best`` when it improved, elapsed time.
 
 Distributed data parallel: each rank's loss is ``sum NLL / global ntokens * world_size`` (the
 token count all-reduced over ranks and accumulation steps), so DDP's gradient averaging yields
@@ -39,21 +53,26 @@ import time
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TextIO
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from companion.config import TrainConfig
+from companion.config import PRECISIONS, REMOVED_KEYS, TrainConfig
 from companion.errors import ConfigError, TrainingError
+from companion.repro import set_determinism
 from companion.specials import PAD
 from companion.training import checkpoint as ckpt_io
 from companion.training.checkpoint import link_atomic
-from companion.training.distributed import DistInfo, all_reduce_sum
-from companion.training.optim import PRESETS, init_uniform_, make_optimizer, make_schedule
+from companion.training.distributed import DistInfo, all_gather_object, all_reduce_sum
+from companion.training.optim import make_optimizer, make_schedule
 from companion.training.signals import StopSignals
 from companion.training.stream import BatchStream
+from companion.validation import check_choice, check_device
+
+#: the options that :func:`companion.repro.set_determinism` applies
+DETERMINISM_OPTIONS = ("seed", "threads", "deterministic")
 
 
 def sequence_loss(logits: torch.Tensor, targets: torch.Tensor, label_smoothing: float = 0.0) -> torch.Tensor:
@@ -65,9 +84,11 @@ def sequence_loss(logits: torch.Tensor, targets: torch.Tensor, label_smoothing: 
 
 
 def autocast_for(device: torch.device, precision: str = "auto"):
-    """bf16 autocast on CUDA (``auto`` or ``bf16``), nothing (float32) on CPU or with ``fp32``."""
-    if device.type == "cuda" and precision in ("auto", "bf16"):
-        return torch.autocast("cuda", dtype=torch.bfloat16)
+    """bf16 autocast for ``bf16`` (on CPU or CUDA) and for ``auto`` on CUDA; nothing (float32)
+    for ``fp32`` and for ``auto`` on a CPU."""
+    check_choice("precision", precision, PRECISIONS)
+    if precision == "bf16" or (precision == "auto" and device.type == "cuda"):
+        return torch.autocast(device.type, dtype=torch.bfloat16)
     return nullcontext()
 
 
@@ -97,7 +118,13 @@ def evaluate_loss(model: nn.Module, loader: Iterable, device: torch.device | str
 
 @dataclass
 class History:
-    """What :meth:`Trainer.fit` returns: one entry per optimiser step, one dict per evaluation."""
+    """What :meth:`Trainer.fit` returns: one entry per optimiser step this Trainer ran, one dict
+    per evaluation; ``clipped`` and ``tokens`` count over the same steps.
+
+    After :meth:`Trainer.resume` it holds what was trained since the resume: checkpoints do not
+    carry the history (it would grow with every step). The whole run's record is
+    ``out_dir/metrics.jsonl``; :func:`companion.plots.curves.read_metrics` reads it back.
+    """
 
     steps: list[int] = field(default_factory=list)
     train_loss: list[float] = field(default_factory=list)
@@ -119,24 +146,37 @@ class Trainer:
                  device: str | torch.device | None = None, dist: DistInfo | None = None,
                  run_config: dict | None = None, vocab: dict | None = None,
                  validate_fn: Callable[[nn.Module], dict] | None = None, d_model: int | None = None,
-                 **options: Any):
+                 log_stream: TextIO | None = None, **options: Any):
         names = {f.name for f in fields(TrainConfig)}
         for key in options:
             if key not in names:
-                raise ConfigError(f"Trainer: unknown option '{key}' (options: {', '.join(sorted(names))})")
-        self.cfg = TrainConfig(**{**asdict(config or TrainConfig()), **options})
+                removed = REMOVED_KEYS.get(f"train.{key}")
+                raise ConfigError(f"Trainer: option '{key}' was removed: {removed}" if removed else
+                                  f"Trainer: unknown option '{key}' (options: {', '.join(sorted(names))})")
+        try:
+            self.cfg = TrainConfig(**{**asdict(config or TrainConfig()), **options})
+        except ConfigError as exc:
+            raise ConfigError(f"Trainer: {exc}") from None
+        cfg = self.cfg
+        if cfg.valid_bleu and validate_fn is None:
+            raise ConfigError("Trainer: valid_bleu=True needs a validate_fn that computes it, e.g. "
+                              "companion.evaluation.metrics.bleu_validator(src_vocab, tgt_vocab, valid_pairs)")
         self.dist = dist or DistInfo()
-        self.device = torch.device(device) if device is not None else (
-            self.dist.device if dist else next(model.parameters()).device)
+        if device is not None:
+            self.device = check_device("device", device, where="Trainer")
+        else:
+            self.device = self.dist.device if dist else next(model.parameters()).device
+        if config is not None or any(k in options for k in DETERMINISM_OPTIONS):
+            set_determinism(cfg.seed, cfg.threads, cfg.deterministic)
+            if self.dist.rank:  # the other ranks draw their own dropout masks
+                torch.manual_seed(self._rank_seed(0))
         self.raw_model = model.to(self.device)
         self.train_loader, self.valid_loader = train_loader, valid_loader
+        self._saving = out_dir is not None  # every rank takes part in gathering what is saved
         self.out_dir = Path(out_dir) if out_dir is not None and self.dist.is_main else None
         self.progress, self.validate_fn = progress and self.dist.is_main, validate_fn
+        self.log_stream = log_stream if self.dist.is_main else None
         self.run_config, self.vocab = run_config or {}, vocab or {}
-        cfg = self.cfg
-        init = cfg.init_uniform if cfg.init_uniform is not None else PRESETS[cfg.preset].init_uniform
-        if init:
-            init_uniform_(self.raw_model, init)
         self.model = self.raw_model
         if self.dist.enabled:
             self.model = nn.parallel.DistributedDataParallel(self.raw_model, device_ids=None)
@@ -151,37 +191,55 @@ class Trainer:
         self.step, self.best = 0, math.inf
         self.stream = BatchStream(train_loader)
         self.history = History()
+        self._window = [0.0, 0]  # training loss sum and steps since the last evaluation
+        self._started = time.perf_counter()
+
+    def _rank_seed(self, step: int) -> int:
+        """The torch seed of a rank > 0 that starts a fresh stream at ``step``."""
+        return self.cfg.seed + 1000 * self.dist.rank + step
 
     # ------------------------------------------------------------ state
     def state_dict(self) -> dict:
-        """The checkpoint dict (tensors and plain containers only)."""
+        """The checkpoint dict (tensors and plain containers only; its size does not grow with
+        the step count)."""
         return {"model": self.raw_model.state_dict(), "optimizer": self.optimizer.state_dict(),
                 "scheduler": self.schedule.state_dict(), "step": self.step, "epoch": self.stream.epoch,
                 "batch_in_epoch": self.stream.position, "rng": ckpt_io.rng_state(),
-                "config": self.run_config, "vocab": self.vocab, "history": self.history.to_dict(),
-                "best": self.best}
+                "config": self.run_config, "vocab": self.vocab, "best": self.best}
 
     def load_state_dict(self, state: dict) -> None:
-        """Continue exactly where ``state`` (a loaded checkpoint) stopped."""
+        """Continue exactly where ``state`` (a loaded checkpoint) stopped. The :class:`History`
+        starts empty: :meth:`fit` then returns what is trained from here on."""
         self.raw_model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.schedule.load_state_dict(state["scheduler"])
         self.step, self.best = int(state["step"]), float(state.get("best", math.inf))
         self.stream = BatchStream(self.train_loader, int(state["epoch"]), int(state.get("batch_in_epoch", 0)))
-        self.history = History(**state.get("history", {}))
-        self.history.interrupted = None
-        ckpt_io.set_rng_state(state["rng"])
+        self.history = History()
+        self._window = [0.0, 0]
+        by_rank = state.get("rng_by_rank") or []
+        if self.dist.enabled and len(by_rank) == self.dist.world_size:
+            ckpt_io.set_rng_state(by_rank[self.dist.rank])  # each rank continues its own stream
+        else:
+            ckpt_io.set_rng_state(state["rng"])
+            if self.dist.rank:  # saved by another number of ranks: not bitwise, but distinct streams
+                torch.manual_seed(self._rank_seed(self.step))
 
     def resume(self, path: str | Path) -> None:
         """Load ``path`` (e.g. ``RUN/checkpoint-last.pt``) and continue from it on :meth:`fit`."""
         self.load_state_dict(ckpt_io.load_checkpoint(path))
 
     def save(self, best: bool = False) -> Path | None:
-        """Write ``checkpoint-step{N}.pt`` and point ``checkpoint-last.pt`` (and ``-best``) at it."""
+        """Write ``checkpoint-step{N}.pt`` and point ``checkpoint-last.pt`` (and ``-best``) at it.
+        Under DDP every rank must call it (the ranks' generator states are gathered to rank 0)."""
+        by_rank = all_gather_object(ckpt_io.rng_state()) if self._saving and self.dist.enabled else None
         if self.out_dir is None:
             return None
+        state = self.state_dict()
+        if by_rank is not None:
+            state["rng_by_rank"] = by_rank
         path = self.out_dir / f"checkpoint-step{self.step}.pt"
-        ckpt_io.atomic_save(self.state_dict(), path)
+        ckpt_io.atomic_save(state, path)
         for name in ["checkpoint-last.pt"] + (["checkpoint-best.pt"] if best else []):
             link_atomic(path, self.out_dir / name)
         ckpt_io.rotate(self.out_dir, self.cfg.keep_last)
@@ -198,6 +256,7 @@ class Trainer:
         if self.out_dir is not None and self.out_dir.exists():
             ckpt_io.remove_stale_temporaries(self.out_dir)
         bar = tqdm(total=cfg.max_steps, initial=self.step, disable=not self.progress, dynamic_ncols=True)
+        self._bar, self._started = bar, time.perf_counter()
         t0, tok0, clip0, last_log = time.perf_counter(), self.history.tokens, self.history.clipped, self.step
         try:
             while self.step < cfg.max_steps and not self._epochs_done():
@@ -267,6 +326,8 @@ class Trainer:
         h.steps.append(step), h.train_loss.append(loss_value), h.lr.append(lr)
         h.clipped += int(norm > max_norm)
         h.tokens += int(ntok)
+        self._window[0] += loss_value
+        self._window[1] += 1
         return loss_value, norm
 
     def _fail(self, what: str) -> None:
@@ -288,6 +349,15 @@ class Trainer:
         if is_best:
             self.best = rec["valid_nll"]
         self.save(best=is_best)
+        if self.log_stream is not None and "valid_nll" in rec:
+            train_loss = self._window[0] / self._window[1] if self._window[1] else None
+            line = validation_line(rec, epoch=self._epoch_float(), train_loss=train_loss, best=is_best,
+                                   seconds=time.perf_counter() - self._started, max_steps=self.cfg.max_steps)
+            if self.progress:
+                self._bar.write(line, file=self.log_stream)
+            else:
+                print(line, file=self.log_stream, flush=True)
+        self._window = [0.0, 0]
 
     def _validate(self, rec: dict) -> None:
         if self.valid_loader is not None:
@@ -303,3 +373,19 @@ class Trainer:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             with open(self.out_dir / "metrics.jsonl", "a", encoding="utf-8") as f:
                 f.write(json.dumps(rec) + "\n")
+
+
+def validation_line(rec: dict, *, epoch: float, train_loss: float | None, best: bool, seconds: float,
+                    max_steps: int | None = None) -> str:
+    """One evaluation as a log line, e.g. ``step 500/2000 | epoch 1.25 | train loss 3.2140 |
+    valid ppl 24.51 | valid BLEU 12.30 | best | 61 s``."""
+    parts = [f"step {rec['step']}" + (f"/{max_steps}" if max_steps else ""), f"epoch {epoch:.2f}"]
+    if train_loss is not None:
+        parts.append(f"train loss {train_loss:.4f}")
+    parts.append(f"valid ppl {rec['valid_ppl']:.2f}")
+    if "valid_bleu" in rec:
+        parts.append(f"valid BLEU {rec['valid_bleu']:.2f}")
+    if best:
+        parts.append("best")
+    parts.append(f"{seconds:.0f} s")
+    return " | ".join(parts)

@@ -1,0 +1,169 @@
+"""Every command, every kind of bad invocation: exit status 2, one line ``error: ...`` on stderr.
+
+The commands are the real ones (``companion.cli.main``) run on a real corpus and checkpoint made
+once for the session, so each invocation gets as far as its error: a wrong device, a path that
+is missing, of the wrong kind or not writable, a bad number, a malformed command line.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from companion import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = str(ROOT / "configs/cpu/seq2seq.yaml")
+#: small enough for a 60-pair corpus (Korean needs ~370 source pieces for its syllables)
+TINY = ["data.src_vocab_size=380", "data.tgt_vocab_size=120", "model.embed_dim=8", "model.hidden_size=8",
+        "model.num_layers=1", "train.eval_every=0"]
+
+
+def call(argv: list[str], capsys) -> tuple[int, str, str]:
+    """``(exit status, stdout, stderr)`` of ``companion ARGV`` run in this process."""
+    capsys.readouterr()
+    try:
+        rc = cli.main(argv)
+    except SystemExit as exc:  # argparse exits by itself
+        rc = exc.code
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture(scope="session")
+def paths(tmp_path_factory):
+    """A generated corpus, a run trained for 2 steps, a text file and a directory."""
+    threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    base = tmp_path_factory.mktemp("cli-errors")
+    data, run = base / "data", base / "run"
+    assert cli.main(["generate-data", "--size", "60", "--seed", "0", "--out", str(data)]) == 0
+    assert cli.main(["train", "--config", CONFIG, "--data", str(data), "--out", str(run), "--max-steps", "2",
+                     "--no-progress", "--set", *TINY]) == 0
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(det)
+    (base / "notes.txt").write_text("hello\n")
+    (base / "adir").mkdir()
+    return {"data": str(data), "run": str(run), "ckpt": str(run / "checkpoint-last.pt"),
+            "text": str(base / "notes.txt"), "dir": str(base / "adir"), "missing": str(base / "missing"),
+            "cfg": CONFIG}
+
+
+NO_CUDA = not torch.cuda.is_available()
+
+#: (argv with {placeholders}, what the error line must contain)
+BAD = [
+    # generate-data
+    ("generate-data --size 0 --out {missing}", "--size must be at least 3"),
+    ("generate-data --size ten --out {missing}", "argument --size: invalid int value: 'ten'"),
+    ("generate-data --size 10", "the following arguments are required: --out"),
+    ("generate-data --size 10 --out /proc/nope", "cannot write to output directory /proc/nope"),
+    ("generate-data --size 10 --out {text}", "exists and is not a directory"),
+    ("generate-data --size 10 --out {data}", "is not empty (use --force to overwrite)"),
+    ("generate-data --size 10 --out {missing} --level huge", "unknown level 'huge'"),
+    ("generate-data --size 10 --out {missing} --max-words 5", "max_words must be 10..80, got 5"),
+    # train
+    ("train --config {cfg} --data {data} --out {missing} --device gpu", "--device gpu: not a device"),
+    ("train --config {cfg} --data {data} --out {missing} --device tpu:0", "--device tpu:0: not a device"),
+    ("train --config {cfg} --data {data} --out /proc/nope", "--out /proc/nope: cannot write into the directory"),
+    ("train --config {cfg} --data {data} --out {text}", "exists and is not a directory"),
+    ("train --config {dir} --data {data} --out {missing}", "is a directory, expected a YAML config file"),
+    ("train --config {text} --data {data} --out {missing}", "the top level must be a mapping of sections"),
+    ("train --config {missing}.yaml --data {data} --out {missing}", "missing.yaml: config file not found"),
+    ("train --config {cfg} --data {text} --out {missing}", "is a file, expected a data directory"),
+    ("train --config {cfg} --data {missing} --out {missing}", "missing: data directory not found"),
+    ("train --config {cfg} --data {data} --out {missing} --max-steps 0",
+     "train.max_steps must be an integer >= 1, got 0"),
+    ("train --config {cfg} --data {data} --out {missing} --max-steps abc", "argument --max-steps: invalid int"),
+    ("train --config {cfg} --data {data} --out {missing} --set train.accum_steps=0",
+     "train.accum_steps must be an integer >= 1, got 0"),
+    ("train --config {cfg} --data {data} --out {missing} --set train.log_every=-1",
+     "train.log_every must be an integer >= 1, got -1"),
+    ("train --config {cfg} --data {data} --out {missing} --set train.precision=fp16",
+     "--set train.precision=fp16: expected one of 'auto', 'fp32', 'bf16'"),
+    ("train --config {cfg} --data {data} --out {missing} --set train.preset=sgd",
+     "train.preset must be one of 'adam', 'sutskever', 'bahdanau', 'vaswani', got 'sgd'"),
+    ("train --config {cfg} --data {data} --out {missing} --set train.lr", "--set train.lr: expected key=value"),
+    ("train --config {cfg} --data {data} --out {missing} --resume", "nothing to resume"),
+    ("train --config {cfg} --data {data} --out {run}", "already holds a checkpoint"),
+    ("train --config {cfg} --data {data} --out {run} --resume --set data.src_vocab_size=400",
+     "data.src_vocab_size is 380 in the checkpoint but 400 in the config"),
+    # translate
+    ("translate --checkpoint {text}", "not a readable checkpoint (truncated or foreign file"),
+    ("translate --checkpoint {dir}", "is a directory, expected a checkpoint file"),
+    ("translate --checkpoint {missing}.pt", "missing.pt: checkpoint not found"),
+    ("translate --checkpoint {ckpt} --device gpu", "--device gpu: not a device"),
+    ("translate --checkpoint {ckpt} --beam 0", "--beam must be an integer >= 1, got 0"),
+    ("translate --checkpoint {ckpt} --beam -2", "--beam must be an integer >= 1, got -2"),
+    ("translate --checkpoint {ckpt} --nbest 0", "--nbest must be an integer >= 1, got 0"),
+    ("translate --checkpoint {ckpt} --nbest -1", "--nbest must be an integer >= 1, got -1"),
+    ("translate --checkpoint {ckpt} --batch-size 0", "--batch-size must be an integer >= 1, got 0"),
+    ("translate --checkpoint {ckpt} --batch-size -3", "--batch-size must be an integer >= 1, got -3"),
+    ("translate --checkpoint {ckpt} --beam 2 --nbest 3", "--nbest 3 exceeds --beam 2"),
+    ("translate --checkpoint {ckpt} --nbest 6", "--nbest 6 exceeds the checkpoint's decode.beam_size 5"),
+    ("translate --checkpoint {ckpt} --beam two", "argument --beam: invalid int value: 'two'"),
+    ("translate", "the following arguments are required: --checkpoint"),
+    # evaluate
+    ("evaluate --checkpoint {ckpt} --data {data} --hyps /nonexistent/h.txt",
+     "--hyps /nonexistent/h.txt: the directory /nonexistent does not exist"),
+    ("evaluate --checkpoint {ckpt} --data {data} --hyps /proc/h.txt", "--hyps /proc/h.txt: cannot write the file"),
+    ("evaluate --checkpoint {ckpt} --data {data} --hyps {dir}", "is a directory, expected a file name"),
+    ("evaluate --checkpoint {ckpt} --data {text}", "is a file, expected a data directory"),
+    ("evaluate --checkpoint {ckpt} --data {missing}", "missing: data directory not found"),
+    ("evaluate --checkpoint {ckpt} --data {data} --split nope", "nope.ko: file not found"),
+    ("evaluate --checkpoint {ckpt} --data {data} --beam 0", "--beam must be an integer >= 1, got 0"),
+    ("evaluate --checkpoint {ckpt} --data {data} --batch-size -1", "--batch-size must be an integer >= 1, got -1"),
+    ("evaluate --checkpoint {ckpt} --data {data} --device gpu", "--device gpu: not a device"),
+    ("evaluate --checkpoint {text} --data {data}", "not a readable checkpoint"),
+    ("evaluate --checkpoint {dir} --data {data}", "is a directory, expected a checkpoint file"),
+    ("evaluate --checkpoint {ckpt}", "the following arguments are required: --data"),
+    # no command at all, or an unknown one
+    ("transalte --checkpoint {ckpt}", "argument COMMAND: invalid choice: 'transalte'"),
+]
+if NO_CUDA:
+    BAD += [(f"{cmd} --device {dev}", "CUDA is not available")
+            for cmd in ("train --config {cfg} --data {data} --out {missing}", "translate --checkpoint {ckpt}",
+                        "evaluate --checkpoint {ckpt} --data {data}") for dev in ("cuda", "cuda:1")]
+
+
+@pytest.mark.parametrize("template, message", BAD, ids=[t for t, _ in BAD])
+def test_bad_invocation_is_one_error_line_and_status_2(paths, template, message, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("고양이가 우유를 마셔요.\n"))
+    argv = [part.format(**paths) for part in template.split()]
+    before = sorted(Path(paths["run"]).iterdir())
+    rc, out, err = call(argv, capsys)
+    assert rc == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err and out == ""
+    assert message in lines[0]
+    assert sorted(Path(paths["run"]).iterdir()) == before  # a refused command leaves the run alone
+    assert not Path(paths["missing"]).is_dir() or not any(Path(paths["missing"]).iterdir())
+
+
+def test_every_command_has_bad_invocations():
+    tried = {t.split()[0] for t, _ in BAD}
+    assert set(cli.COMMANDS) <= tried, f"add rows to BAD for: {sorted(set(cli.COMMANDS) - tried)}"
+
+
+def test_evaluate_checks_its_output_before_decoding(paths, capsys, monkeypatch):
+    import companion.decoding.corpus as corpus
+
+    decoded = []
+    monkeypatch.setattr(corpus, "translate_corpus", lambda *a, **k: decoded.append(a) or [])
+    rc, _, err = call(["evaluate", "--checkpoint", paths["ckpt"], "--data", paths["data"],
+                       "--hyps", "/nonexistent/h.txt"], capsys)
+    assert rc == 2 and "/nonexistent does not exist" in err
+    assert decoded == []  # refused before the corpus was decoded
+
+
+def test_a_real_process_prints_no_traceback(paths):
+    done = subprocess.run([sys.executable, "-m", "companion", "translate", "--checkpoint", paths["ckpt"],
+                           "--device", "gpu"], capture_output=True, text=True, input="", timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"})
+    assert done.returncode == 2
+    assert done.stderr == "error: --device gpu: not a device (expected cpu, cuda or cuda:N)\n"
