@@ -20,6 +20,9 @@ from companion.errors import ConfigError
 MODELS: dict[str, str | type] = {
     "seq2seq": "companion.models.seq2seq:Seq2Seq",
     "charlm": "companion.models.charlm:CharLM",
+    "transformer": "companion.models.transformer:Transformer",
+    "rnnsearch": "companion.models.attention:RNNSearch",
+    "rnnencdec": "companion.models.attention:RNNEncDec",
 }
 
 #: constructor parameters filled from the vocabularies, never from the config
