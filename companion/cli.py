@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("companion.commands.train", "train a model from a YAML config on a corpus directory"),
     "translate": ("companion.commands.translate", "translate stdin to stdout with a checkpoint"),
     "evaluate": ("companion.commands.evaluate", "BLEU, chrF and perplexity of a checkpoint on a split"),
+    "average": ("companion.commands.average", "average the weights of checkpoints (Vaswani et al.)"),
 }
 
 

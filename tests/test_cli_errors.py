@@ -121,6 +121,16 @@ BAD = [
     ("evaluate --checkpoint {text} --data {data}", "not a readable checkpoint"),
     ("evaluate --checkpoint {dir} --data {data}", "is a directory, expected a checkpoint file"),
     ("evaluate --checkpoint {ckpt}", "the following arguments are required: --data"),
+    # average
+    ("average --inputs {missing}.pt --out {missing}.avg.pt", "missing.pt: checkpoint not found"),
+    ("average --inputs {text} --out {missing}.avg.pt", "not a readable checkpoint"),
+    ("average --inputs {ckpt} {ckpt} --out {missing}.avg.pt", "each checkpoint may be averaged once"),
+    ("average --inputs {ckpt} --out {ckpt}", "is one of the checkpoints being averaged; choose another --out"),
+    ("average --inputs {ckpt} --out /proc/avg.pt", "--out /proc/avg.pt: cannot write the file"),
+    ("average --last two {run} --out {missing}.avg.pt", "needs an integer N, got 'two'"),
+    ("average --last 0 {run} --out {missing}.avg.pt", "must be an integer >= 1"),
+    ("average --last 2 {missing} --out {missing}.avg.pt", "missing"),
+    ("average --inputs {ckpt}", "the following arguments are required: --out"),
     # no command at all, or an unknown one
     ("transalte --checkpoint {ckpt}", "argument COMMAND: invalid choice: 'transalte'"),
 ]

@@ -44,6 +44,7 @@ REQUIRED = {
     "train": ["--config", "c.yaml", "--data", "d", "--out", "r"],
     "translate": ["--checkpoint", "c.pt"],
     "evaluate": ["--checkpoint", "c.pt", "--data", "d"],
+    "average": ["--inputs", "a.pt", "b.pt", "--out", "avg.pt"],
 }
 
 

@@ -22,6 +22,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from companion.errors import ConfigError
     from companion.training.averaging import last_checkpoints, save_average
+    from companion.validation import check_output_file
+
+    check_output_file("--out", args.out)  # before reading any checkpoint
 
     if args.last is not None:
         count, run_dir = args.last

@@ -36,13 +36,12 @@ import torch
 
 from companion.errors import ConfigError, DataError
 from companion.models.contract import check_source
-from companion.specials import BOS, EOS, PAD
+from companion.specials import BOS, EOS, NEVER_GENERATED, PAD, ban_tokens
 from companion.validation import check_int
 
 NEG_INF = float("-inf")
 
 #: ids a search never generates
-NEVER_GENERATED = (PAD, BOS)
 
 
 @dataclass(frozen=True)
@@ -132,17 +131,6 @@ def evaluating(model: Any) -> Iterator[None]:
     finally:
         for m, mode in zip(members, modes):
             m.train(mode)
-
-
-def ban_tokens(scores: torch.Tensor, ids: Sequence[int] = NEVER_GENERATED, *,
-               inplace: bool = False) -> torch.Tensor:
-    """``scores`` ``(..., V)`` with ``-inf`` at the token ids ``ids`` (by default PAD and BOS, which
-    no search generates), so that no argmax, top-k or sample picks them. A copy unless
-    ``inplace``."""
-    if not inplace:
-        scores = scores.clone()
-    scores[..., list(ids)] = NEG_INF
-    return scores
 
 
 def _only_eos(log_probs: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:

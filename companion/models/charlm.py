@@ -20,7 +20,7 @@ from torch import nn
 
 from companion.errors import ConfigError
 from companion.models.contract import reorder_tensors
-from companion.specials import SPECIAL_TOKENS
+from companion.specials import SPECIAL_TOKENS, ban_tokens
 from companion.validation import check_dropout, check_float, check_int
 
 CELLS = {"rnn": 1, "gru": 3, "lstm": 4}  # cell type -> number of gate blocks in the weights
@@ -141,7 +141,6 @@ def sample(model: CharLM, vocab, prompt: str, n_chars: int, temperature: float =
     characters (the special ids are never drawn); ``temperature=0`` takes the arg-max. The
     same ``generator`` state gives the same text. Returns the prompt followed by the sample.
     """
-    from companion.decoding.search import ban_tokens  # the one place that bans ids from a choice
 
     if not prompt:
         raise ConfigError("sample needs a non-empty prompt")
