@@ -7,7 +7,8 @@ import torch
 from torch.nn import functional as F
 
 from companion.errors import ConfigError
-from companion.experiments.gradients import (format_product_table, gradient_norms_vs_length, product_table, state_gradient_norms, state_gradients)
+from companion.experiments.gradients import (format_product_table, gradient_norms_vs_length, product_table,
+                                            state_gradient_norms, state_gradients, steps_to_shrink)
 from companion.models.lstm import LSTMCell, load_fused_weights, run_cell
 from companion.models.rnn import RNNCell, load_fused_rnn
 from companion.experiments.tasks import RecallTask, SequenceClassifier, recall_batch
@@ -29,6 +30,17 @@ def test_format_product_table_rows():
     assert [c.strip() for c in lines[2].split("|")] == ["100", "6.53319e-23", "0.00592053", "1"]
     with pytest.raises(ConfigError, match="2 labels for 3 factors"):
         format_product_table([0.6, 0.95, 1.0], [5], ["a", "b"])
+
+
+def test_steps_to_shrink():
+    assert steps_to_shrink(0.5, 0.25) == pytest.approx(2.0, abs=1e-15)
+    assert 0.6 ** steps_to_shrink(0.6, 1e-3) == pytest.approx(1e-3, rel=1e-12)
+    assert steps_to_shrink(0.95, 0.5) == pytest.approx(13.513, abs=1e-3)
+    assert steps_to_shrink(1.0, 0.5) == math.inf
+    with pytest.raises(ConfigError, match="fraction must lie in \\(0, 1\\), got 1.5"):
+        steps_to_shrink(0.6, 1.5)
+    with pytest.raises(ConfigError, match="factor must be positive, got 0"):
+        steps_to_shrink(0, 0.5)
 
 
 def _model(cell, seed=0, hidden=5):

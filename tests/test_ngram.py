@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ConfigError, DataError
-from companion.experiments.ngram import UNKNOWN, LMScore, NGramLM, bits_per_char, perplexity
+from companion.experiments.ngram import (DEFAULT_GRID, UNKNOWN, LMScore, NGramLM, SmoothingChoice,
+                                        best_settings, bits_per_char, perplexity, tune_smoothing)
 
 
 def test_add_one_bigram_by_hand():
@@ -95,3 +96,39 @@ def test_variant_equals_a_fresh_fit(smoothing):
     assert big.variant().score(probe).nll == pytest.approx(big.score(probe).nll, abs=1e-14)
     with pytest.raises(ConfigError, match="variant order 6 exceeds the fitted order 5"):
         big.variant(order=6)
+
+
+def test_tune_smoothing_keeps_the_best_setting_of_each_method_and_order():
+    fit_text = "the cat sat on the mat. the hat sat on the cat. " * 3
+    tune_text = "the rat sat on the hat."
+    counts = NGramLM(3).fit(fit_text)
+    grid = {"add_k": [{"k": 1.0}, {"k": 0.1}], "interpolated": [{"lambdas": 0.5}, {"lambdas": 0.9}]}
+    choices = tune_smoothing(counts, tune_text, [1, 3], grid)
+    assert [(c.order, c.smoothing) for c in choices] == [
+        (1, "add_k"), (1, "interpolated"), (3, "add_k"), (3, "interpolated")]
+    for choice in choices:
+        scores = {options[key]: counts.variant(choice.order, choice.smoothing, **options).score(tune_text).bpc
+                  for options in grid[choice.smoothing] for key in options}
+        assert choice.bpc == min(scores.values())
+        assert choice.bpc == choice.model(counts).score(tune_text).bpc
+    best = best_settings(choices)
+    assert set(best) == {1, 3}
+    for order, choice in best.items():
+        assert choice.bpc == min(c.bpc for c in choices if c.order == order)
+
+
+def test_smoothing_choice_setting_text_and_ties():
+    a = SmoothingChoice(2, "add_k", {"k": 0.01}, 3.0)
+    b = SmoothingChoice(2, "interpolated", {"lambdas": 0.8}, 3.0)
+    assert a.setting == "k = 0.01" and b.setting == "lambda = 0.8"
+    assert best_settings([a, b])[2] is a  # a tie keeps the first
+    assert best_settings([b, a])[2] is b
+    assert len(DEFAULT_GRID["add_k"]) == 5 and len(DEFAULT_GRID["interpolated"]) == 9
+
+
+def test_tune_smoothing_errors():
+    counts = NGramLM(2).fit("abab")
+    with pytest.raises(ConfigError, match="unknown smoothing \\['kneser_ney'\\]"):
+        tune_smoothing(counts, "ab", [2], {"kneser_ney": [{}]})
+    with pytest.raises(ConfigError, match="needs at least one setting"):
+        tune_smoothing(counts, "ab", [2], {"add_k": []})

@@ -4,7 +4,13 @@ import pytest
 import torch
 
 from companion.errors import ConfigError
-from companion.experiments.tasks import (RecallRun, RecallTask, SequenceClassifier, accuracy_vs_length, recall_accuracy, recall_batch, shakespeare_batches, train_char_lm, train_recall)
+from companion.data.batching import lm_batches
+from companion.experiments.tasks import (RecallRun, RecallTask, SequenceClassifier, accuracy_vs_length,
+                                        recall_accuracy, recall_batch, shakespeare_batches,
+                                        shakespeare_stream, shakespeare_tuning_split, stream_nll,
+                                        stream_validator, train_char_lm, train_recall)
+from companion.models.charlm import CharLM
+from companion.training.trainer import evaluate_loss
 
 
 def test_batch_layout():
@@ -93,8 +99,10 @@ def test_accuracy_vs_length_returns_one_model_per_cell_and_length():
 def test_train_char_lm_on_shakespeare_records_validation_bpc():
     result = train_char_lm("gru", 8, steps=4, eval_every=2, embed_dim=4, batch_size=4, seq_len=8,
                            valid_chars=2_000, seed=1)
-    assert result.steps == [2, 4] and len(result.valid_bpc) == 2
+    assert result.steps == [2, 4] and len(result.valid_bpc) == 2 and len(result.stream_bpc) == 2
     assert result.final_bpc == result.valid_bpc[-1]
+    assert result.final_stream_bpc == result.stream_bpc[-1] != result.final_bpc
+    assert 4.0 < result.final_stream_bpc < 7.5
     # an untrained model over ~80 characters is near log2(80) = 6.3 bits
     assert 4.0 < result.final_bpc < 7.5
     assert result.parameters == sum(p.numel() for p in result.model.parameters())
@@ -107,3 +115,76 @@ def test_shakespeare_batches_layout():
     assert train[0].tgt_in.shape == (4, 16) and train[0].src is None
     assert torch.equal(train[0].tgt_in[:, 1:], train[0].tgt_out[:, :-1])
     assert valid[0].tgt_in.shape[0] == 64
+
+
+def _streams(seed=0, n=1 + 3 * 23, vocab=9):
+    ids = torch.randint(4, vocab, (n,), generator=torch.Generator().manual_seed(seed))
+    return ids, lm_batches(ids, 3, 5, shuffle=False)  # 3 streams of 23 steps, chunks of 5
+
+
+def _lm(cell, seed=0):
+    torch.manual_seed(seed)
+    return CharLM(9, 4, 6, num_layers=2, cell=cell).double()
+
+
+@pytest.mark.parametrize("cell", ["rnn", "lstm", "gru"])
+def test_stream_nll_equals_one_forward_pass_over_each_whole_stream(cell):
+    ids, batches = _streams()
+    model = _lm(cell)
+    nll, ntokens = stream_nll(model, batches)
+    # the same 3 rows read in one call, from the zero state, without chunking
+    x, y = ids[:69].view(3, 23), ids[1:70].view(3, 23)
+    logits, _ = model.forward_ids(x)
+    expected = torch.nn.functional.cross_entropy(logits.reshape(-1, 9), y.reshape(-1)).item()
+    assert ntokens == 69
+    assert nll == pytest.approx(expected, abs=1e-12)
+    # resetting the state every chunk (what evaluate_loss does) gives another number
+    assert abs(evaluate_loss(model, batches)[0] - nll) > 1e-6
+
+
+def test_stream_nll_restores_training_mode_and_validator_reports_it():
+    _, batches = _streams(seed=1)
+    model = _lm("lstm")
+    model.train()
+    record = stream_validator(batches)(model)
+    assert model.training
+    assert set(record) == {"stream_nll", "stream_tokens"}
+    assert record["stream_nll"] == pytest.approx(stream_nll(model, batches)[0], abs=1e-12)
+
+
+def test_stream_nll_errors():
+    _, batches = _streams()
+    other = lm_batches(torch.arange(4, 9).repeat(10), 2, 5, shuffle=False)
+    with pytest.raises(ConfigError, match="same number of rows \\(streams\\), got 2 after 3"):
+        stream_nll(_lm("rnn"), batches[:1] + other[:1])
+    with pytest.raises(ConfigError, match="the batches hold no target characters"):
+        stream_nll(_lm("rnn"), [])
+
+
+@pytest.mark.slow
+def test_shakespeare_stream_scores_the_characters_the_ngram_scores():
+    from companion.data.text import shakespeare_corpus, shakespeare_vocab
+
+    valid = shakespeare_corpus()[1][:3_000]
+    batches = shakespeare_stream(seq_len=64, valid_chars=3_000)
+    assert all(b.tgt_in.shape[0] == 1 for b in batches)
+    targets = torch.cat([b.tgt_out[0] for b in batches])
+    inputs = torch.cat([b.tgt_in[0] for b in batches])
+    vocab = shakespeare_vocab()
+    # NGramLM.score(valid[1:], context=valid[:1]) predicts characters 2..N from all before them
+    assert targets.tolist() == vocab.encode(valid[1:])
+    assert inputs.tolist() == vocab.encode(valid[:-1])
+
+
+@pytest.mark.slow
+def test_tuning_split_holds_out_one_unseen_training_play():
+    from companion.data.text import DEFAULT_VALID_PLAYS, shakespeare_corpus, shakespeare_plays
+
+    fit_text, tune_text, tune_play = shakespeare_tuning_split(tune_chars=1_000)
+    plays = shakespeare_plays()
+    assert tune_play not in DEFAULT_VALID_PLAYS
+    assert tune_text == plays[tune_play][:1_000]
+    assert plays[tune_play] not in fit_text
+    train_text = shakespeare_corpus()[0]
+    assert len(fit_text) < len(train_text) and plays[tune_play] in train_text
+    assert not any(plays[title][:2_000] in fit_text for title in DEFAULT_VALID_PLAYS)

@@ -6,7 +6,8 @@ LSTM's cell state it is :math:`\\partial c_t / \\partial c_{t-1} = \\operatornam
 the paths through the gates). Two views of the same fact:
 
 - :func:`product_table` / :func:`format_product_table`: the idealised picture, one scalar factor
-  raised to the power ``T`` (the lecture notes' table of 0.6^T, 0.95^T, 1.0^T);
+  raised to the power ``T`` (e.g. 0.6^T, 0.95^T and 1.0^T side by side), and
+  :func:`steps_to_shrink`, how many steps such a factor needs to shrink a signal to a fraction;
 - :func:`state_gradients` / :func:`gradient_norms_vs_length`: the measured picture, the gradient
   of a loss at the last step with respect to the state after the first step,
   :math:`\\lVert \\partial L / \\partial h_1 \\rVert` (and :math:`\\lVert \\partial L / \\partial c_1
@@ -32,7 +33,7 @@ def product_table(factors: Sequence[float], steps: Sequence[int]) -> list[list[f
 def format_product_table(factors: Sequence[float], steps: Sequence[int],
                          labels: Sequence[str] | None = None) -> str:
     """:func:`product_table` as text: ``T`` then one column per factor, 6 significant digits
-    (``%g``), the layout of the lecture notes' table."""
+    (``%g``)."""
     if labels is None:
         labels = [f"{f:g}^T" for f in factors]
     if len(labels) != len(factors):
@@ -42,6 +43,21 @@ def format_product_table(factors: Sequence[float], steps: Sequence[int],
     for T, row in zip(steps, product_table(factors, steps)):
         lines.append(" | ".join([f"{T:>4}"] + [f"{v:{w}.6g}" for v, w in zip(row, widths)]))
     return "\n".join(lines)
+
+
+def steps_to_shrink(factor: float, fraction: float) -> float:
+    """The number of steps ``T`` (real-valued) after which ``factor ** T == fraction``:
+    ``log(fraction) / log(factor)``; ``inf`` for a factor of 1 or more, which never shrinks.
+    ``factor`` and ``fraction`` must lie in ``(0, 1]`` and ``(0, 1)``."""
+    import math
+
+    if not 0.0 < factor:
+        raise ConfigError(f"steps_to_shrink: factor must be positive, got {factor!r}")
+    if not 0.0 < fraction < 1.0:
+        raise ConfigError(f"steps_to_shrink: fraction must lie in (0, 1), got {fraction!r}")
+    if factor >= 1.0:
+        return math.inf
+    return math.log(fraction) / math.log(factor)
 
 
 OBJECTIVES = ("loss", "logit")

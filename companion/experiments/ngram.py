@@ -13,9 +13,11 @@ The vocabulary ``V`` is the training characters plus one "unknown" symbol that a
 character maps to. The text is padded on the left with ``n - 1`` start symbols, so the first
 characters are predicted from shorter real contexts.
 
-Evaluation follows the definitions of the lecture notes: perplexity is ``exp`` of the mean
-negative log-likelihood per predicted character (natural log), and bits per character is that
-mean NLL divided by ``ln 2``.
+Evaluation: perplexity is ``exp`` of the mean negative log-likelihood per predicted character
+(natural log), and bits per character is that mean NLL divided by ``ln 2``.
+
+:func:`tune_smoothing` scores a grid of settings on held-out text and :func:`best_settings` keeps
+the best one per order, so the smoothing of each order is chosen by measurement.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.errors import ConfigError, DataError
 
@@ -177,3 +179,67 @@ class NGramLM:
         for i in range(start, len(full)):
             total -= math.log(self._prob(full[i - n:i] if n else "", full[i]))
         return LMScore(nll=total / len(text), ntokens=len(text))
+
+
+#: the settings :func:`tune_smoothing` tries by default: five pseudo-counts ``k`` and nine mixing
+#: weights ``lambda`` (one weight shared by every order of a model)
+DEFAULT_GRID: dict[str, tuple[dict, ...]] = {
+    "add_k": tuple({"k": k} for k in (1.0, 0.1, 0.03, 0.01, 0.003)),
+    "interpolated": tuple({"lambdas": lam} for lam in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)),
+}
+
+
+@dataclass(frozen=True)
+class SmoothingChoice:
+    """The best setting of one smoothing method for one order, and its bits per character on
+    the tuning text."""
+
+    order: int
+    smoothing: str
+    options: dict = field(hash=False)
+    bpc: float
+
+    @property
+    def setting(self) -> str:
+        """``"k = 0.01"`` or ``"lambda = 0.8"``."""
+        if "k" in self.options:
+            return f"k = {self.options['k']}"
+        return f"lambda = {self.options['lambdas']}"
+
+    def model(self, counts: NGramLM) -> NGramLM:
+        """This setting as a model sharing the counts of ``counts`` (see :meth:`NGramLM.variant`)."""
+        return counts.variant(self.order, self.smoothing, **self.options)
+
+
+def tune_smoothing(counts: NGramLM, tune_text: str, orders: Sequence[int],
+                   grid: dict[str, Sequence[dict]] | None = None) -> list[SmoothingChoice]:
+    """For every order and smoothing method, the setting of ``grid`` with the lowest bits per
+    character on ``tune_text`` (text that was not counted). ``counts`` is a fitted model of at
+    least ``max(orders)``; ``grid`` maps a method to a list of keyword options (default
+    :data:`DEFAULT_GRID`). Returns one :class:`SmoothingChoice` per ``(order, method)``, in that
+    order; a tie keeps the setting listed first."""
+    grid = DEFAULT_GRID if grid is None else grid
+    unknown = sorted(set(grid) - {"add_k", "interpolated"})
+    if unknown:
+        raise ConfigError(f"tune_smoothing: unknown smoothing {unknown}; use 'add_k' or 'interpolated'")
+    if any(not options for options in grid.values()):
+        raise ConfigError("tune_smoothing: every smoothing in the grid needs at least one setting")
+    choices = []
+    for order in orders:
+        for smoothing, settings in grid.items():
+            best = None
+            for options in settings:
+                bpc = counts.variant(order, smoothing, **options).score(tune_text).bpc
+                if best is None or bpc < best.bpc:
+                    best = SmoothingChoice(order, smoothing, dict(options), bpc)
+            choices.append(best)
+    return choices
+
+
+def best_settings(choices: Sequence[SmoothingChoice]) -> dict[int, SmoothingChoice]:
+    """The choice with the lowest tuning bpc for each order (the first one on a tie)."""
+    best: dict[int, SmoothingChoice] = {}
+    for choice in choices:
+        if choice.order not in best or choice.bpc < best[choice.order].bpc:
+            best[choice.order] = choice
+    return best

@@ -10,6 +10,13 @@ gradient vanishes (Bengio et al. 1994) and an LSTM's cell state carries it.
 - :class:`SequenceClassifier` is ``embedding -> fused RNN/LSTM/GRU -> linear`` on the last step;
 - :func:`train_recall` trains one with Adam (optionally with global-norm gradient clipping) and
   :func:`recall_accuracy` measures it on fresh sequences.
+
+The module also holds the character-level language-model runs of chapters 1 and 2:
+:func:`train_char_lm` trains a :class:`~companion.models.charlm.CharLM` on Shakespeare and
+measures it two ways, in chunks read from the zero state and with :func:`stream_nll`, which
+carries the recurrent state through the whole validation text (the conditions under which an
+n-gram model scores it); :func:`shakespeare_tuning_split` is the held-out play on which the
+n-gram baselines' smoothing is chosen.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from companion.errors import ConfigError
+from companion.specials import PAD
 
 
 @dataclass(frozen=True)
@@ -177,20 +185,80 @@ def accuracy_vs_length(cells: dict[str, dict], lengths: list[int], *, task: Reca
     return accuracy, models
 
 
+@torch.no_grad()
+def stream_nll(model: nn.Module, batches) -> tuple[float, int]:
+    """Teacher-forced mean NLL (nats per character) over contiguous streams, *carrying the
+    recurrent state* from each batch to the next (truncated-BPTT style evaluation).
+
+    ``batches`` come from :func:`companion.data.batching.lm_batches` with ``shuffle=False``: row
+    ``b`` of batch ``k + 1`` continues row ``b`` of batch ``k``. ``model`` has
+    ``forward_ids(ids (B, T), state) -> (logits (B, T, V), state)`` (e.g.
+    :class:`companion.models.charlm.CharLM`). Only the first character of each row starts from
+    the zero state, so the result equals one forward pass over each whole row. PAD targets are
+    not counted. Returns ``(mean_nll, ntokens)``.
+    """
+    was_training = model.training
+    model.eval()
+    total, ntokens, state, rows = 0.0, 0, None, None
+    try:
+        for batch in batches:
+            ids, targets = batch.tgt_in, batch.tgt_out
+            if rows is not None and ids.shape[0] != rows:
+                raise ConfigError(f"stream_nll: every batch must have the same number of rows "
+                                  f"(streams), got {ids.shape[0]} after {rows}")
+            rows = ids.shape[0]
+            logits, state = model.forward_ids(ids, state)
+            if logits.dtype in (torch.float16, torch.bfloat16):  # sum the loss in float32 at least
+                logits = logits.float()
+            total += F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1),
+                                     ignore_index=PAD, reduction="sum").item()
+            ntokens += int((targets != PAD).sum())
+    finally:
+        model.train(was_training)
+    if ntokens == 0:
+        raise ConfigError("stream_nll: the batches hold no target characters")
+    return total / ntokens, ntokens
+
+
+def stream_validator(batches):
+    """A ``validate_fn`` for :class:`companion.training.Trainer`: adds ``stream_nll`` and
+    ``stream_tokens`` (:func:`stream_nll` over ``batches``) to each evaluation record."""
+    def validate(model: nn.Module) -> dict:
+        nll, ntokens = stream_nll(model, batches)
+        return {"stream_nll": nll, "stream_tokens": ntokens}
+    return validate
+
+
 @dataclass
 class CharLMResult:
-    """A character LM trained by :func:`train_char_lm` and what was measured on it."""
+    """A character LM trained by :func:`train_char_lm` and what was measured on it.
+
+    Two validation measurements on the same held-out characters, at every evaluation step:
+
+    - ``valid_bpc``: 64 streams cut into 64-character chunks, each chunk read from the zero
+      state (the recurrent state is reset every 64 characters);
+    - ``stream_bpc``: the text read as one stream with the state carried from chunk to chunk,
+      so every character is predicted from everything before it -- the conditions of an n-gram
+      model scored on the same text (:meth:`companion.experiments.ngram.NGramLM.score`).
+    """
 
     model: nn.Module
     vocab: object
     steps: list[int]  # evaluation steps
-    valid_bpc: list[float]  # validation bits per character at those steps
+    valid_bpc: list[float]  # validation bits per character, state reset every chunk
+    stream_bpc: list[float]  # validation bits per character, state carried (one stream)
     parameters: int
     seconds: float  # wall time of training (evaluations included)
 
     @property
     def final_bpc(self) -> float:
+        """Last ``valid_bpc`` (state reset every ``seq_len`` characters)."""
         return self.valid_bpc[-1]
+
+    @property
+    def final_stream_bpc(self) -> float:
+        """Last ``stream_bpc`` (state carried through the whole validation text)."""
+        return self.stream_bpc[-1]
 
 
 def shakespeare_batches(batch_size: int = 32, seq_len: int = 64, valid_chars: int = 50_000,
@@ -210,26 +278,57 @@ def shakespeare_batches(batch_size: int = 32, seq_len: int = 64, valid_chars: in
     return vocab, train_batches, valid_batches
 
 
+def shakespeare_tuning_split(tune_chars: int = 30_000) -> tuple[str, str, str]:
+    """``(fit_text, tune_text, tune_play)`` for choosing the n-gram baselines' smoothing without
+    looking at the validation plays: the last training play in title order is held out of the
+    counts (``fit_text`` is the other training plays) and its first ``tune_chars`` characters
+    are the tuning text -- an unseen play, like the validation text."""
+    from companion.data.text import DEFAULT_VALID_PLAYS, shakespeare_corpus, shakespeare_plays
+
+    plays = shakespeare_plays()
+    tune_play = [title for title in plays if title not in DEFAULT_VALID_PLAYS][-1]
+    fit_text = shakespeare_corpus(tuple(DEFAULT_VALID_PLAYS) + (tune_play,))[0]
+    return fit_text, plays[tune_play][:tune_chars], tune_play
+
+
+def shakespeare_stream(seq_len: int = 64, valid_chars: int = 50_000):
+    """The first ``valid_chars`` characters of the held-out plays as ONE contiguous stream, in
+    batches of ``(1, seq_len)``: the characters 2..``valid_chars``, each predicted from all the
+    characters before it when read with :func:`stream_nll` -- exactly the characters and the
+    context that :meth:`~companion.experiments.ngram.NGramLM.score` uses for
+    ``score(valid[1:valid_chars], context=valid[:1])``."""
+    from companion.data.batching import lm_batches
+    from companion.data.text import shakespeare_corpus, shakespeare_vocab
+
+    valid = shakespeare_corpus()[1][:valid_chars]
+    return lm_batches(torch.tensor(shakespeare_vocab().encode(valid)), 1, seq_len, shuffle=False)
+
+
 def train_char_lm(cell: str, hidden_size: int, *, steps: int, embed_dim: int = 32,
                   num_layers: int = 1, lr: float = 2e-3, batch_size: int = 32, seq_len: int = 64,
                   eval_every: int = 250, valid_chars: int = 50_000, clip_norm: float = 5.0,
                   seed: int = 0, forget_bias: float = 0.0) -> CharLMResult:
     """Train a :class:`companion.models.charlm.CharLM` on Shakespeare with the package's
-    :class:`companion.training.Trainer` (Adam, global-norm clipping) and record the validation
-    bits per character (teacher-forced mean NLL / ln 2) every ``eval_every`` steps."""
+    :class:`companion.training.Trainer` (Adam, global-norm clipping) and record, every
+    ``eval_every`` steps, the validation bits per character (teacher-forced mean NLL / ln 2)
+    twice: in 64-character chunks from the zero state, and as one stream with the state carried
+    (:func:`stream_nll` via the Trainer's ``validate_fn``); see :class:`CharLMResult`."""
     import time
 
     from companion.models.charlm import CharLM, num_parameters
     from companion.training.trainer import Trainer
 
     vocab, train_batches, valid_batches = shakespeare_batches(batch_size, seq_len, valid_chars, seed)
+    stream = shakespeare_stream(seq_len, valid_chars)
     torch.manual_seed(seed)
     model = CharLM(len(vocab), embed_dim, hidden_size, num_layers, cell, forget_bias=forget_bias)
     trainer = Trainer(model, train_batches, valid_batches, preset="adam", lr=lr, max_steps=steps,
-                      eval_every=eval_every, clip_norm=clip_norm, progress=False, seed=seed)
+                      eval_every=eval_every, clip_norm=clip_norm, progress=False, seed=seed,
+                      validate_fn=stream_validator(stream))
     start = time.perf_counter()
     history = trainer.fit()
     seconds = time.perf_counter() - start
     return CharLMResult(model, vocab, [r["step"] for r in history.valid],
                         [r["valid_nll"] / math.log(2) for r in history.valid],
+                        [r["stream_nll"] / math.log(2) for r in history.valid],
                         num_parameters(model), seconds)

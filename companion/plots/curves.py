@@ -46,9 +46,11 @@ def _series(source: Any) -> tuple[list[int], list[float], list[int], list[float]
     return steps, losses, [r["step"] for r in valid], [r["valid_nll"] for r in valid]
 
 
-def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | None = None):
+def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | None = None,
+                title: str = "training curves"):
     """Draw train loss and validation NLL (nats per target token) against steps; with
-    ``perplexity=True`` draw ``exp`` of both on a log axis. Returns the axes."""
+    ``perplexity=True`` draw ``exp`` of both on a log axis. ``title`` titles the axes.
+    Returns the axes."""
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -64,6 +66,7 @@ def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | 
     ax.set_ylabel("perplexity" if perplexity else "NLL per target token (nats)")
     if perplexity:
         ax.set_yscale("log")
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend()
     return ax

@@ -1,7 +1,7 @@
 """Figures of the RNN and LSTM chapters: gradient norms against sequence length, recall accuracy
 against the number of distractors, and a training run's loss and gradient norm per step.
 
-Each function takes an optional matplotlib ``ax`` and returns it.
+Each function takes an optional matplotlib ``ax`` and returns it, and sets a title and axis labels.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def plot_gradient_norms(curves: Mapping[str, Mapping[str, Sequence[float]]], ax=
 
 
 def plot_accuracy_vs_length(accuracy: Mapping[str, Mapping[int, Sequence[float]]], chance: float,
-                            ax=None):
+                            ax=None, title: str = "recall of the first symbol after T distractors"):
     """Recall accuracy against the number of distractors ``T``: the mean over seeds as a line,
     every seed as a dot; ``accuracy[label][T]`` is the list of per-seed accuracies."""
     ax = _axis(ax)
@@ -55,22 +55,25 @@ def plot_accuracy_vs_length(accuracy: Mapping[str, Mapping[int, Sequence[float]]
     ax.set_xlabel("distractors T")
     ax.set_ylabel("recall accuracy")
     ax.set_ylim(0, 1.05)
+    ax.set_title(title)
     ax.legend()
     ax.grid(True, alpha=0.3)
     return ax
 
 
-def plot_runs(runs: Mapping[str, object], ax=None):
+def plot_runs(runs: Mapping[str, object], ax=None, title: str = "training loss and gradient norm per step"):
     """Loss (top) and global gradient norm before clipping (bottom, log scale) per step, for
-    :class:`companion.experiments.tasks.RecallRun` s keyed by label. Returns the two axes."""
+    :class:`companion.experiments.tasks.RecallRun` s keyed by label; ``title`` goes above the
+    top panel. Returns the two axes."""
     if ax is None:
         _, ax = plt.subplots(2, 1, figsize=(6, 5), sharex=True)
     top, bottom = ax
     for label, run in runs.items():
         top.plot(run.losses, label=label)
         bottom.plot(run.grad_norms, label=label)
+    top.set_title(title)
     top.set_ylabel("training loss")
-    bottom.set_ylabel("gradient norm")
+    bottom.set_ylabel("gradient norm (before clipping)")
     bottom.set_yscale("log")
     bottom.set_xlabel("step")
     top.legend()
@@ -80,7 +83,8 @@ def plot_runs(runs: Mapping[str, object], ax=None):
 
 
 def plot_valid_bpc(curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], ax=None,
-                   baselines: Mapping[str, float] | None = None):
+                   baselines: Mapping[str, float] | None = None,
+                   title: str = "validation bits per character during training"):
     """Validation bits per character against the training step, one line per model, with
     horizontal lines for ``baselines`` (e.g. n-gram models)."""
     ax = _axis(ax)
@@ -92,6 +96,7 @@ def plot_valid_bpc(curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], 
                     textcoords="offset points", xytext=(2, 3), fontsize=8)
     ax.set_xlabel("training step")
     ax.set_ylabel("validation bits per character")
+    ax.set_title(title)
     ax.legend()
     ax.grid(True, alpha=0.3)
     return ax
