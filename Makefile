@@ -12,7 +12,7 @@ JOBS   ?= 2
 NBVAL_SANITIZE := tests/nbval_sanitize.cfg
 JB_FLAGS := -W -n --keep-going
 
-.PHONY: all book test unit nbval book-checked html-tests bench clean distclean venv
+.PHONY: all book test unit nbval book-checked html-tests bench results clean distclean venv
 
 all: book
 
@@ -58,8 +58,20 @@ html-tests: $(STAMP)
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# The long runs and seed spreads behind book/results/ (hours of CPU; see each script's docstring).
+results: $(STAMP)
+	$(BIN)/python scripts/long_runs.py
+	$(BIN)/python scripts/lexicon_budget.py
+	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --seeds 0 1 2 3 4 --name seeds-seq2seq
+
 clean:
 	rm -rf _build .pytest_cache .hypothesis
 
-distclean: clean
+dist# The long runs and seed spreads behind book/results/ (hours of CPU; see each script's docstring).
+results: $(STAMP)
+	$(BIN)/python scripts/long_runs.py
+	$(BIN)/python scripts/lexicon_budget.py
+	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --seeds 0 1 2 3 4 --name seeds-seq2seq
+
+clean: clean
 	rm -rf $(VENV) *.egg-info

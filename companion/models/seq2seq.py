@@ -56,6 +56,26 @@ def alignment_lags(links: Sequence[tuple[int, int]], src_len: int, reverse: bool
     return out
 
 
+def lag_summary(pairs: Sequence[Any], reverse: bool = False) -> dict[str, float]:
+    """Over sentence pairs with ``.ko`` (Korean words) and ``.align`` (gold links): the mean lag
+    of all links, the mean of each sentence's smallest lag, and the mean lag of the first
+    English word (see :func:`alignment_lags`)."""
+    all_lags, minimal, first = [], [], []
+    for p in pairs:
+        if not p.align:
+            continue
+        lags = alignment_lags(p.align, len(p.ko.split()), reverse)
+        all_lags += lags
+        minimal.append(min(lags))
+        to_first = [lag for (_, j), lag in zip(p.align, lags) if j == 0]
+        if to_first:
+            first.append(min(to_first))
+    if not all_lags:
+        raise DataError("lag_summary: no aligned pairs")
+    return {"mean": sum(all_lags) / len(all_lags), "minimal": sum(minimal) / len(minimal),
+            "first_word": sum(first) / len(first)}
+
+
 class Seq2Seq(nn.Module):
     """Deep LSTM encoder-decoder with separate encoder and decoder parameters.
 
@@ -162,4 +182,4 @@ class Seq2Seq(nn.Module):
         return h.index_select(1, index), c.index_select(1, index)
 
 
-__all__ = ["Seq2Seq", "LSTMState", "alignment_lags"]
+__all__ = ["Seq2Seq", "LSTMState", "alignment_lags", "lag_summary"]

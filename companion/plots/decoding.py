@@ -31,6 +31,7 @@ def plot_bleu_by_length(
     ax: Any = None,
     *,
     unit: str = "source tokens",
+    title: str | None = None,
 ) -> Any:
     """Grouped bars of BLEU per source-length bucket, one colour per model.
 
@@ -54,13 +55,16 @@ def plot_bleu_by_length(
     counts = [row[1] for row in results[names[0]]]
     ax.set_xticks(range(len(buckets)))
     ax.set_xticklabels([f"{_bucket_label(b)}\n(n={n})" for b, n in zip(buckets, counts)])
-    ax.set_xlabel(f"source length ({unit})")
+    ax.set_xlabel(f"length ({unit})")
     ax.set_ylabel("BLEU")
     ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
     return ax
 
 
-def plot_search_settings(rows: Sequence[Mapping[str, Any]], ax: Any = None) -> Any:
+def plot_search_settings(rows: Sequence[Mapping[str, Any]], ax: Any = None, *,
+                         title: str | None = None) -> Any:
     """BLEU (left axis, bars) and mean output length relative to the references (right axis,
     dots) for each decoding setting; ``rows`` hold ``setting``, ``BLEU`` and ``len_ratio``."""
     if not rows:
@@ -78,11 +82,15 @@ def plot_search_settings(rows: Sequence[Mapping[str, Any]], ax: Any = None) -> A
     twin.plot(list(xs), [r["len_ratio"] for r in rows], "o", color="tab:red")
     twin.axhline(1.0, color="tab:red", lw=0.8, ls=":")
     twin.set_ylabel("output length / reference length", color="tab:red")
+    ax.set_xlabel("decoding setting")
+    if title:
+        ax.set_title(title)
     return ax
 
 
 def plot_valid_curves(
-    histories: Mapping[str, Sequence[Mapping[str, Any]]], ax: Any = None, key: str = "valid_ppl"
+    histories: Mapping[str, Sequence[Mapping[str, Any]]], ax: Any = None, key: str = "valid_ppl",
+    *, title: str | None = None,
 ) -> Any:
     """One line per run of ``key`` (default validation perplexity) against the training step.
 
@@ -100,6 +108,8 @@ def plot_valid_curves(
     ax.set_ylabel("validation perplexity" if key == "valid_ppl" else key)
     ax.set_yscale("log")
     ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
     return ax
 
 
