@@ -55,8 +55,10 @@ book-checked: $(STAMP)
 html-tests: $(STAMP)
 	COMPANION_REQUIRE_BOOK=1 $(BIN)/pytest tests/book -m builtbook -q -p no:cacheprovider
 
+# Every benchmark (and the chapters' execution times; BENCH_CHAPTERS=0 skips them), two
+# processes at a time, one thread each -> bench/results.json and bench/results.md.
 bench: $(STAMP)
-	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	$(BIN)/python bench/run_all.py
 
 # The long runs and seed spreads behind book/results/ (hours of CPU; see each script's docstring).
 results: $(STAMP)
@@ -67,11 +69,5 @@ results: $(STAMP)
 clean:
 	rm -rf _build .pytest_cache .hypothesis
 
-dist# The long runs and seed spreads behind book/results/ (hours of CPU; see each script's docstring).
-results: $(STAMP)
-	$(BIN)/python scripts/long_runs.py
-	$(BIN)/python scripts/lexicon_budget.py
-	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --seeds 0 1 2 3 4 --name seeds-seq2seq
-
-clean: clean
+distclean: clean
 	rm -rf $(VENV) *.egg-info

@@ -4,7 +4,9 @@ For each cell type, the same function is computed two ways on the same weights: 
 ``torch.nn.RNN``/``LSTM``/``GRU`` (one call for the whole sequence; cuDNN on a GPU) and a
 per-timestep Python loop over :mod:`companion.models.rnn` / :mod:`companion.models.lstm`'s
 readable cells. It times forward + backward of a summed output and prints the ratio
-``loop time / fused time`` measured in the same run (goal: >= 5x on the training shapes).
+``loop time / fused time`` measured in the same run (goal: >= 5x on the training shapes), then
+the same as ``key=value`` lines: ``train_tokens_per_s_{cell}_{fused,loop}`` (batch x timesteps
+per second of forward + backward, wall time) and ``{cell}_loop_over_fused_time``.
 
     python bench/cells.py [--batch 32] [--steps 100] [--size 256] [--repeat 5] [--device cpu]
 """
@@ -77,9 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"device={device} threads={torch.get_num_threads()} B={args.batch} T={args.steps} "
           f"D=H={args.size} (forward+backward, best of {args.repeat})")
     print(f"{'cell':>5} | {'fused ms':>9} | {'loop ms':>9} | {'loop/fused':>10}")
+    keys = []
     for cell in ("rnn", "lstm", "gru"):
         fused_s, loop_s = bench(cell, args.batch, args.steps, args.size, args.repeat, device)
         print(f"{cell:>5} | {fused_s * 1e3:9.2f} | {loop_s * 1e3:9.2f} | {loop_s / fused_s:9.1f}x")
+        tokens = args.batch * args.steps  # timesteps of one forward + backward
+        keys += [f"train_tokens_per_s_{cell}_fused={tokens / fused_s:.0f}",
+                 f"train_tokens_per_s_{cell}_loop={tokens / loop_s:.0f}",
+                 f"{cell}_loop_over_fused_time={loop_s / fused_s:.2f}"]
+    print(f"cells_batch={args.batch}")
+    print(f"cells_steps={args.steps}")
+    print(f"cells_size={args.size}")
+    print(f"cells_threads={torch.get_num_threads()}")
+    print("\n".join(keys))
     return 0
 
 

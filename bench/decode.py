@@ -109,6 +109,8 @@ def main(argv=None) -> int:
     print(f"beam_batched_s={t_batched:.2f}")
     print(f"mean_output_tokens={mean_len:.1f}")
     print(f"identical_outputs={same}/{len(sources)}" + (f" (other {ties} are exact score ties)" if ties else ""))
+    print(f"beam_batched_sentences_per_s={len(sources) / t_batched:.1f}")
+    print(f"beam_one_by_one_sentences_per_s={len(sources) / t_single:.1f}")
     print(f"beam_batched_speedup={t_single / t_batched:.1f}")
     return 0 if same + ties == len(sources) else 1
 

@@ -5,7 +5,9 @@ two references on the same machine (wall time; CPU time of the generator is prin
 since a busy machine stretches wall time): drawing the same number of ``random.random()`` values as
 the generator makes choices for (about 100 per pair), and merely writing the same number of
 pre-made lines to the same kinds of files. It prints pairs/s and the ratios, so the figure is
-comparable across machines. Goal: 100,000 pairs in <= 30 s on one core (any level).
+comparable across machines, then the same as ``key=value`` lines (``kosynth_pairs_per_s``,
+``kosynth_pairs_per_cpu_s``, ``kosynth_plain_write_pairs_per_s``, ...). Goal: 100,000 pairs in
+<= 30 s on one core (any level).
 
 ``--table N`` prints instead, for every level, what N pairs (seed 0) look like: distinct
 English words (lower-cased, punctuation stripped), distinct Korean eojeols, distinct lemmas
@@ -103,6 +105,15 @@ def main() -> None:
           f">= 20 English words {test['en_words_20_plus'] / test['pairs']:.1%}, "
           f">= 30 {test['en_words_30_plus'] / test['pairs']:.1%}, "
           f"longest {test['en_words_max']} words")
+    print(f"kosynth_level={sheet['level']['name']}")
+    print(f"kosynth_pairs={args.size}")
+    print(f"kosynth_wall_s={t_gen:.2f}")
+    print(f"kosynth_cpu_s={c_gen:.2f}")
+    print(f"kosynth_pairs_per_s={args.size / t_gen:.0f}")
+    print(f"kosynth_pairs_per_cpu_s={args.size / c_gen:.0f}")
+    print(f"kosynth_plain_write_pairs_per_s={args.size / t_write:.0f}")
+    print(f"kosynth_over_plain_write_time={t_gen / t_write:.1f}")
+    print(f"kosynth_over_random_calls_time={t_gen / t_rand:.2f}")
 
 
 if __name__ == "__main__":

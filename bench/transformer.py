@@ -80,6 +80,8 @@ def bench_decoding(args, rng: random.Random) -> bool:
         print(f"{name}_cached_s={t_cached:.2f}")
         print(f"{name}_recomputed_s={t_recomputed:.2f}")
         print(f"{name}_identical_outputs={same}/{len(sources)}")
+        print(f"{name}_cached_sentences_per_s={len(sources) / t_cached:.2f}")
+        print(f"{name}_recomputed_sentences_per_s={len(sources) / t_recomputed:.2f}")
         print(f"kv_cache_speedup_{name}={t_recomputed / t_cached:.1f}")
     return ok
 

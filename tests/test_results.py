@@ -90,3 +90,22 @@ def test_the_results_chapter_reads_only_records():
     assert names, "the results chapter reads no record"
     for name in names:
         assert (RESULTS_DIR / f"{name}.json").exists(), f"the results chapter reads a missing record {name}"
+
+
+def test_seed_summaries_and_mean_bleu_by_length(tmp_path, monkeypatch):
+    from companion.experiments import records as R
+
+    per_seed = {"0": {"m": {"bleu_by_length": [[3, 6, 2, 50.0], [6, 11, 0, None]]}},
+                "1": {"m": {"bleu_by_length": [[3, 6, 2, 70.0], [6, 11, 0, None]]}}}
+    rec = make_record("seeds-demo", "seed-spread", {}, {"per_seed": per_seed,
+                                                      "summary": {"m": {"test_bleu": spread([1.0, 3.0])}}})
+    monkeypatch.setattr(R, "RESULTS_DIR", tmp_path)
+    write_record(rec, tmp_path / "seeds-demo.json")
+    [back] = R.records_named("seeds-*")
+    assert R.seed_summary(back, "m", "test_bleu")["mean"] == 2.0
+    rows = R.mean_bleu_by_length(back, "m")
+    assert rows[0] == ((3, 6), 2, 60.0) and rows[1][0] == (6, 11) and rows[1][2] != rows[1][2]
+    with pytest.raises(DataError, match="no summary of 'chrf' for 'm'"):
+        R.seed_summary(back, "m", "chrf")
+    with pytest.raises(DataError, match="no BLEU by length for 'x'"):
+        R.mean_bleu_by_length(back, "x")

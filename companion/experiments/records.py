@@ -141,10 +141,39 @@ def spread(values: Sequence[float]) -> dict[str, float]:
             "min": min(vals), "max": max(vals), "n": len(vals)}
 
 
+def records_named(pattern: str) -> list[dict[str, Any]]:
+    """Every record under ``book/results/`` whose name matches the glob ``pattern``
+    (``"long-*"``), sorted by name."""
+    return [read_record(p) for p in sorted(RESULTS_DIR.glob(f"{pattern}.json"))]
+
+
+def seed_summary(record: Mapping[str, Any], model: str, key: str) -> dict[str, float]:
+    """``{"mean", "sd", "min", "max", "n"}`` of ``key`` for ``model`` in a seed-spread record."""
+    try:
+        return dict(record["results"]["summary"][model][key])
+    except KeyError:
+        raise DataError(f"{record.get('name')}: no summary of {key!r} for {model!r}") from None
+
+
+def mean_bleu_by_length(record: Mapping[str, Any], model: str) -> list[tuple[tuple[int, int], int, float]]:
+    """BLEU per length bucket of ``model`` in a seed-spread record, averaged over the seeds:
+    ``[((lo, hi), n, mean BLEU), ...]`` (the rows :func:`companion.plots.decoding.plot_bleu_by_length`
+    draws); a bucket empty for every seed gets NaN."""
+    per_seed = record["results"]["per_seed"]
+    runs = [per_seed[s][model]["bleu_by_length"] for s in per_seed if model in per_seed[s]]
+    if not runs:
+        raise DataError(f"{record.get('name')}: no BLEU by length for {model!r}")
+    rows = []
+    for k, (lo, hi, n, _) in enumerate(runs[0]):
+        scores = [run[k][3] for run in runs if run[k][3] is not None]
+        rows.append(((lo, hi), n, statistics.fmean(scores) if scores else math.nan))
+    return rows
+
+
 def python_command() -> str:
     """How this process was started (recorded so a reader can rerun it)."""
     return " ".join([Path(sys.executable).name, *sys.argv])
 
 
-__all__ = ["RESULTS_DIR", "cpu_model", "make_record", "provenance", "python_command",
-           "read_record", "spread", "write_record"]
+__all__ = ["RESULTS_DIR", "cpu_model", "make_record", "mean_bleu_by_length", "provenance",
+           "python_command", "read_record", "records_named", "seed_summary", "spread", "write_record"]
