@@ -24,11 +24,8 @@ D = torch.float64
 
 
 @pytest.fixture(autouse=True)
-def one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+def _one_thread(one_thread):
+    """Every test here on one thread (see conftest.one_thread)."""
 
 
 class ToyVocab:

@@ -23,27 +23,19 @@ from companion.models.attention import (BahdanauAttention, DeepOutput, LuongDotA
 from companion.models.contract import AttentionTranslator, Translator
 from companion.specials import BOS, EOS, PAD
 from companion.training import Trainer
+from tests.helpers import random_pairs
 
 SRC_V, TGT_V = 13, 11
 D = torch.float64
 
 
 @pytest.fixture(autouse=True)
-def one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+def _one_thread(one_thread):
+    """Every test here on one thread (see conftest.one_thread)."""
 
 
 def _pairs(seed: int = 1, n: int = 4):
-    g = torch.Generator().manual_seed(seed)
-    out = []
-    for i in range(n):
-        s = torch.randint(4, SRC_V, (2 + (3 * i) % 7,), generator=g).tolist() + [EOS]
-        t = torch.randint(4, TGT_V, (1 + (2 * i + 1) % 6,), generator=g).tolist()
-        out.append((s, t))
-    return out
+    return random_pairs(seed, n, SRC_V, TGT_V)
 
 
 def _model(cls=RNNSearch, seed: int = 0, **kw):

@@ -15,8 +15,9 @@ from companion.data.batching import collate, lm_batches
 from companion.decoding import beam_search, greedy_search
 from companion.models import MODELS, build_model, get_model_class
 from companion.models.contract import AttentionTranslator, LanguageModel, Translator, is_translator
-from companion.specials import EOS, PAD
+from companion.specials import PAD
 from companion.training.checkpoint import atomic_save
+from tests.helpers import random_pairs
 
 SRC_V, TGT_V = 13, 11
 NAMES = sorted(MODELS)
@@ -33,13 +34,7 @@ def _build(name: str, seed: int = 0) -> torch.nn.Module:
 
 
 def _pairs(seed: int = 1, n: int = 4) -> list[tuple[list[int], list[int]]]:
-    g = torch.Generator().manual_seed(seed)
-    out = []
-    for i in range(n):
-        s = torch.randint(4, SRC_V, (2 + (3 * i) % 7,), generator=g).tolist() + [EOS]
-        t = torch.randint(4, TGT_V, (1 + (2 * i + 1) % 6,), generator=g).tolist()
-        out.append((s, t))
-    return out
+    return random_pairs(seed, n, SRC_V, TGT_V)
 
 
 def _kind(name):

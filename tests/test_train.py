@@ -42,11 +42,8 @@ def tiny_model(seed: int = 0, dropout: float = 0.1) -> Seq2Seq:
 
 
 @pytest.fixture(autouse=True)
-def one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+def _one_thread(one_thread):
+    """Every test here on one thread (see conftest.one_thread)."""
 
 
 def test_sequence_loss_ignores_pad_and_counts_eos():

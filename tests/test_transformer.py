@@ -21,6 +21,7 @@ from companion.models.transformer import (DecoderLayer, EncoderLayer, MultiHeadA
                                           encoder_mask, scaled_dot_product_attention, sinusoid_table)
 from companion.specials import BOS, EOS, PAD
 from companion.training.trainer import Trainer, sequence_loss
+from tests.helpers import random_pairs
 
 SRC_V, TGT_V = 13, 11
 
@@ -33,13 +34,7 @@ def _model(seed: int = 0, **kw) -> Transformer:
 
 
 def _pairs(seed: int = 1, n: int = 5, src_v: int = SRC_V):
-    g = torch.Generator().manual_seed(seed)
-    out = []
-    for i in range(n):
-        s = torch.randint(4, src_v, (2 + (3 * i) % 7,), generator=g).tolist() + [EOS]
-        t = torch.randint(4, TGT_V, (1 + (2 * i + 1) % 6,), generator=g).tolist()
-        out.append((s, t))
-    return out
+    return random_pairs(seed, n, src_v, TGT_V)
 
 
 VARIANTS = [

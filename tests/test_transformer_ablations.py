@@ -1,0 +1,105 @@
+"""scripts/transformer_ablations.py: chapter 5's Pre-LN/Post-LN x warmup ablation and checkpoint
+averaging record.
+
+The full run takes tens of minutes; ``--quick`` trains every variant for a few steps on a tiny
+corpus, so the slow tests check the plumbing (every variant measured, averaging over the right
+checkpoints, a record the chapter can read) and that the script trains exactly the model
+``companion.experiments.regime.train`` trains.
+"""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "transformer_ablations.py"
+
+
+@pytest.fixture(scope="module")
+def script():
+    spec = importlib.util.spec_from_file_location("transformer_ablations", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_loss_spikes_flags_only_a_jump_over_the_recent_median(script):
+    flat = [2.0] * 30
+    assert script.loss_spikes(flat) == []
+    spiky = flat[:25] + [3.5] + flat[26:]
+    assert script.loss_spikes(spiky) == [26]  # 1-based step of the jump (3.5 > 1.5 * 2.0)
+    assert script.loss_spikes(flat[:25] + [2.9] + flat[26:]) == []  # 2.9 < 1.5 * 2.0
+    falling = [10.0 / (t + 1) for t in range(40)]  # a steadily falling loss has no spikes
+    assert script.loss_spikes(falling) == []
+    assert script.loss_spikes([1.0, 9.0]) == []  # too short to judge
+
+
+def test_windowed_means(script):
+    assert script.windowed([1.0, 3.0, 5.0, 7.0, 9.0], window=2) == [2.0, 6.0, 9.0]
+
+
+def test_variants_are_registered_recipes(script):
+    from companion.experiments.regime import RECIPES
+
+    assert set(script.VARIANTS) <= set(RECIPES)
+    assert script.VARIANTS[0] == "transformer"
+    ln = {name: RECIPES[name].model.get("pre_ln", False) for name in script.VARIANTS}
+    assert sorted(ln.values()) == [False, False, True, True]
+
+
+def test_unknown_variant_is_a_one_line_usage_error(script, capsys):
+    with pytest.raises(SystemExit) as exc:
+        script.main(["--variants", "transformer", "no_such_recipe", "--quick"])
+    assert exc.value.code == 2
+    assert "unknown recipe 'no_such_recipe'" in capsys.readouterr().err
+
+
+def test_average_must_be_a_variant(script, capsys):
+    with pytest.raises(SystemExit) as exc:
+        script.main(["--variants", "transformer_postln", "--quick"])
+    assert exc.value.code == 2
+    assert "--average 'transformer' is not one of the variants" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_quick_run_writes_a_complete_record(script, tmp_path):
+    out = tmp_path / "ablation.json"
+    assert script.main(["--quick", "--seeds", "0", "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert record["kind"] == "ablation" and record["config"]["quick"] is True
+    row = record["results"]["per_seed"]["0"]
+    for name in script.VARIANTS:
+        run = row[name]
+        assert run["failure"] is None
+        assert len(run["curve"]["loss"]) == -(-script.QUICK_STEPS // script.CURVE_WINDOW)
+        for key in ("valid_ppl", "test_bleu", "test_bleu_greedy", "loss_spikes", "max_grad_norm", "early_loss"):
+            assert run[key] is not None, (name, key)
+    av = row["averaging"]
+    n = script.QUICK_STEPS
+    assert av["last"]["steps"] == [n]
+    assert av["last5"]["steps"] == [n - 4, n - 3, n - 2, n - 1, n]
+    assert av["last5_spaced"]["steps"] == [n - 8, n - 6, n - 4, n - 2, n]
+    # the last checkpoint alone is the trained model itself
+    assert av["last"]["valid_ppl"] == pytest.approx(row["transformer"]["valid_ppl"], rel=1e-9)
+    summary = record["results"]["summary"]
+    assert summary["transformer_postln - transformer"]["test_bleu"]["n"] == 1
+    assert set(summary["averaging"]) == {"last", "last5", "last5_spaced", "last5 - last", "last5_spaced - last"}
+
+
+@pytest.mark.slow
+def test_the_script_trains_the_model_the_chapter_trains(script, tmp_path):
+    """Checkpoints and per-step logs do not change a run: the script's model is bitwise the one
+    ``regime.train`` returns for the same recipe and seed."""
+    from companion.experiments import regime as R
+
+    data = R.book_data(script.QUICK_REGIME)
+    spec = R.recipe("transformer").with_train(max_steps=6, eval_every=3)
+    reference = R.train(spec, data, seed=1).model
+    model, facts = script.train_run(spec, data, 1, tmp_path / "run", every=1, keep=3)
+    assert facts["failure"] is None
+    for (name, a), b in zip(reference.state_dict().items(), model.state_dict().values()):
+        assert torch.equal(a, b), name
+    assert len(list((tmp_path / "run").glob("checkpoint-step*.pt"))) == 3
