@@ -205,17 +205,23 @@ RECIPES["rnnencdec"] = Recipe(
     train=RECIPES["rnnsearch"].train,
 )
 
-# Chapter 5: the Transformer (Vaswani et al.), on the whole length range. Measured for this
-# budget: smaller batches (more steps) and the inverse-square-root schedule with a short warmup
-# and a large factor win; dropout costs more than it saves in less than two epochs. The
-# variants flip one choice each (the chapter's ablation, scripts/transformer_ablations.py).
+# Chapter 5: the Transformer (Vaswani et al.), on the whole length range: Pre-LN, 2 + 2 layers
+# of width 128 with a narrow FFN (256), no dropout (the run sees the corpus about once), batches
+# of 1000 tokens (more steps beat bigger batches at this budget) and the paper's
+# inverse-square-root schedule with 150 warmup steps and a factor of 0.6 (peak rate 4.3e-3);
+# label smoothing 0.1 did not raise BLEU here. The variants flip one choice each (the chapter's
+# ablation, scripts/transformer_ablations.py); "nowarmup" keeps the schedule's formula, whose
+# rate then starts at 12 times the peak.
 RECIPES["transformer"] = Recipe(
     model={"name": "transformer", "d_model": 128, "num_heads": 4, "num_encoder_layers": 2,
            "num_decoder_layers": 2, "d_ff": 256, "dropout": 0.0, "pre_ln": True},
-    train={"preset": "vaswani", "lr": 0.6, "warmup_steps": 150, "max_steps": 1100,
+    train={"preset": "vaswani", "lr": 0.6, "warmup_steps": 150, "max_steps": 1200,
            "eval_every": 100, "clip_norm": 1.0},
     max_tokens=1000,
 )
+RECIPES["transformer_nowarmup"] = RECIPES["transformer"].with_train(warmup_steps=0)
+RECIPES["transformer_postln"] = RECIPES["transformer"].with_model(pre_ln=False)
+RECIPES["transformer_postln_nowarmup"] = RECIPES["transformer_postln"].with_train(warmup_steps=0)
 
 
 def recipe(name: str) -> Recipe:
