@@ -43,22 +43,23 @@ from companion.training import Trainer, evaluate_loss  # noqa: E402
 
 #: the full-lexicon corpus of the long runs
 LONG_REGIME = R.Regime(level="full", size=200_000, src_vocab_size=8000, tgt_vocab_size=6000,
-                       max_tokens=3000, valid_sentences=1000, test_sentences=2000, max_words=80,
+                       max_tokens=2000, valid_sentences=1000, test_sentences=2000, max_words=80,
                        challenge_size=200)
 
-#: one model per family, larger than the chapters' (still CPU-sized)
+#: one model per family, a few times the chapters' size: sized so that the budget covers a few
+#: epochs of the full corpus on a CPU (about 10-20 MFLOP per token, forward and backward)
 LONG_MODELS = {
-    "seq2seq": ({"name": "seq2seq", "embed_dim": 256, "hidden_size": 512, "num_layers": 2,
-                 "dropout": 0.2, "reverse_source": False}, {"preset": "adam", "lr": 0.002}),
-    "seq2seq_reversed": ({"name": "seq2seq", "embed_dim": 256, "hidden_size": 512, "num_layers": 2,
-                          "dropout": 0.2, "reverse_source": True}, {"preset": "adam", "lr": 0.002}),
-    "rnnencdec": ({"name": "rnnencdec", "embed_dim": 256, "hidden_size": 512, "dropout": 0.2},
-                  {"preset": "adam", "lr": 0.001}),
-    "rnnsearch": ({"name": "rnnsearch", "embed_dim": 256, "hidden_size": 384, "dropout": 0.2},
-                  {"preset": "adam", "lr": 0.001}),
-    "transformer": ({"name": "transformer", "d_model": 256, "num_heads": 4, "num_encoder_layers": 4,
-                     "num_decoder_layers": 4, "d_ff": 1024, "dropout": 0.1, "pre_ln": True},
-                    {"preset": "vaswani", "lr": 1.0, "warmup_steps": 1000, "label_smoothing": 0.1}),
+    "seq2seq": ({"name": "seq2seq", "embed_dim": 128, "hidden_size": 256, "num_layers": 1,
+                 "dropout": 0.1, "reverse_source": False}, {"preset": "adam", "lr": 0.003}),
+    "seq2seq_reversed": ({"name": "seq2seq", "embed_dim": 128, "hidden_size": 256, "num_layers": 1,
+                          "dropout": 0.1, "reverse_source": True}, {"preset": "adam", "lr": 0.003}),
+    "rnnencdec": ({"name": "rnnencdec", "embed_dim": 128, "hidden_size": 256, "maxout_dim": 128,
+                   "dropout": 0.1}, {"preset": "adam", "lr": 0.003}),
+    "rnnsearch": ({"name": "rnnsearch", "embed_dim": 128, "hidden_size": 192, "attention_dim": 192,
+                   "maxout_dim": 96, "dropout": 0.1}, {"preset": "adam", "lr": 0.003}),
+    "transformer": ({"name": "transformer", "d_model": 192, "num_heads": 4, "num_encoder_layers": 3,
+                     "num_decoder_layers": 3, "d_ff": 512, "dropout": 0.1, "pre_ln": True},
+                    {"preset": "vaswani", "lr": 0.8, "warmup_steps": 500, "label_smoothing": 0.1}),
 }
 BUCKETS = (3, 11, 21, 31, 41, 81)
 

@@ -57,3 +57,23 @@ def test_gpu_rnnsearch_has_the_papers_sizes():
     a = cfg.model.args
     assert (a["embed_dim"], a["hidden_size"], a["attention_dim"], a["maxout_dim"]) == (620, 1000, 1000, 500)
     assert cfg.train.preset == "bahdanau" and cfg.train.clip_norm == 1.0 and cfg.data.max_len == 50
+
+
+@pytest.mark.parametrize("family, recipe_name", [("seq2seq", "seq2seq_reversed"), ("rnnsearch", "rnnsearch"),
+                                                 ("rnnencdec", "rnnencdec"), ("transformer", "transformer")])
+def test_cpu_presets_are_the_books_recipes(family, recipe_name):
+    """configs/cpu/<family>.yaml trains what the book's chapter trains (same model, optimiser,
+    steps and batch budget), so the command line and the chapters cannot drift apart."""
+    from companion.experiments.regime import REGIME, recipe
+
+    path = ROOT / "configs" / "cpu" / f"{family}.yaml"
+    if not path.exists():
+        pytest.fail(f"configs/cpu/{family}.yaml is missing")
+    cfg = load_config(path)
+    r = recipe(recipe_name)
+    assert {"name": cfg.model.name, **cfg.model.args} == r.model
+    for key, value in r.train.items():
+        if key != "eval_every":
+            assert getattr(cfg.train, key) == value, f"train.{key}"
+    assert cfg.data.max_tokens == (r.max_tokens or REGIME.max_tokens)
+    assert (cfg.data.src_vocab_size, cfg.data.tgt_vocab_size) == (REGIME.src_vocab_size, REGIME.tgt_vocab_size)

@@ -152,6 +152,9 @@ def test_decoding_plots():
     ax = plot_bleu_by_length({"plain": rows, "reversed": rows})
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0-2\n(n=1)", "3+\n(n=1)"]
     assert len(ax.patches) == 4
+    empty = [((0, 3), 0, math.nan), ((3, math.inf), 1, 50.0)]
+    ax = plot_bleu_by_length({"some": rows, "none short": empty}, title="t")
+    assert len(ax.patches) == 3 and ax.get_title() == "t"  # no bar for the empty bucket
     ax = plot_search_settings([{"setting": "greedy", "BLEU": 10.0, "len_ratio": 0.9},
                                {"setting": "beam 5", "BLEU": 12.0, "len_ratio": 0.95}])
     assert len(ax.patches) == 2

@@ -33,11 +33,12 @@ def plot_bleu_by_length(
     unit: str = "source tokens",
     title: str | None = None,
 ) -> Any:
-    """Grouped bars of BLEU per source-length bucket, one colour per model.
+    """Grouped bars of BLEU per length bucket, one colour per model.
 
     ``results`` maps a model name to :func:`companion.evaluation.bleu_by_length` rows; every
-    model must use the same buckets. The number of sentences of each bucket is written under
-    its label.
+    model must use the same buckets. A bucket a model has no sentence in (BLEU NaN) gets no bar.
+    The number of sentences of each bucket (the largest over the models) is written under its
+    label.
     """
     if not results:
         raise DataError("plot_bleu_by_length: no results to plot")
@@ -49,10 +50,11 @@ def plot_bleu_by_length(
     ax = _axes(ax)
     width = 0.8 / len(names)
     for j, name in enumerate(names):
-        xs = [i + (j - (len(names) - 1) / 2) * width for i in range(len(buckets))]
-        ys = [0.0 if math.isnan(row[2]) else row[2] for row in results[name]]
-        ax.bar(xs, ys, width=width, label=name)
-    counts = [row[1] for row in results[names[0]]]
+        drawn = [(i + (j - (len(names) - 1) / 2) * width, row[2])
+                 for i, row in enumerate(results[name]) if not math.isnan(row[2])]
+        ax.bar([x for x, _ in drawn], [y for _, y in drawn], width=width, label=name)
+    # an empty bucket (BLEU NaN: no sentence of that length) gets no bar, not a bar at 0
+    counts = [max(row[1] for row in (results[n][i] for n in names)) for i in range(len(buckets))]
     ax.set_xticks(range(len(buckets)))
     ax.set_xticklabels([f"{_bucket_label(b)}\n(n={n})" for b, n in zip(buckets, counts)])
     ax.set_xlabel(f"length ({unit})")
