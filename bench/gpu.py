@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 import traceback
@@ -52,7 +51,12 @@ SMOKE = {
 class Run:
     def __init__(self, out: Path, budget_s: float):
         self.out, self.t0, self.budget = out, time.perf_counter(), budget_s
-        self.record: dict = {"name": out.stem, "kind": "gpu-profile", "sections": {}}
+        # the fields of a book record (companion.experiments.records.REQUIRED), so that the
+        # results chapter reads it like every other record
+        self.record: dict = {"name": out.stem, "kind": "gpu-profile",
+                             "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "provenance": {},
+                             "config": {"argv": sys.argv[1:]}, "results": {"sections": {}}}
+        self.sections: dict = self.record["results"]["sections"]
 
     def left(self) -> float:
         return self.budget - (time.perf_counter() - self.t0)
@@ -64,17 +68,17 @@ class Run:
 
     def section(self, name: str, fn, need_s: float) -> None:
         if self.left() < need_s:
-            self.record["sections"][name] = {"skipped": f"time budget ({self.left():.0f} s left)"}
+            self.sections[name] = {"skipped": f"time budget ({self.left():.0f} s left)"}
         else:
             start = time.perf_counter()
             try:
-                self.record["sections"][name] = fn()
+                self.sections[name] = fn()
             except Exception as exc:  # noqa: BLE001 - recorded, the next section still runs
-                self.record["sections"][name] = {"error": f"{type(exc).__name__}: {exc}",
+                self.sections[name] = {"error": f"{type(exc).__name__}: {exc}",
                                                  "trace": traceback.format_exc()[-2000:]}
-            self.record["sections"][name]["seconds"] = round(time.perf_counter() - start, 2)
+            self.sections[name]["seconds"] = round(time.perf_counter() - start, 2)
         print(f"[{time.perf_counter() - self.t0:6.1f}s] {name}: "
-              f"{json.dumps(self.record['sections'][name], default=str)[:400]}", flush=True)
+              f"{json.dumps(self.sections[name], default=str)[:400]}", flush=True)
         self.save()
 
 
@@ -291,8 +295,9 @@ def main(argv=None) -> int:
     run = Run(Path(a.out), a.budget_s)
     run.record["device"] = str(device)
     run.section("environment", lambda: environment(device), 0)
+    run.record["provenance"] = run.sections["environment"]
     run.section("matmul_peak", lambda: matmul_peak(device, 256 if a.smoke else 8192), 5)
-    peak = run.record["sections"]["matmul_peak"].get("tflops", 0.0)
+    peak = run.sections["matmul_peak"].get("tflops", 0.0)
     run.section("correctness_fp32", lambda: correctness(device, a.smoke), 10)
     fams = SMOKE if a.smoke else FAMILIES
     shape = dict(vocab=200, B=8, S=12, T=12, steps=2) if a.smoke else dict(vocab=16000, B=128, S=30, T=30, steps=10)

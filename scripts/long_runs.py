@@ -26,12 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-import torch
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.decoding import Ensemble  # noqa: E402,F401  (documented alternative)
 from companion.evaluation.alignment import evaluate_alignment  # noqa: E402
 from companion.evaluation.challenge import challenge_accuracy  # noqa: E402
 from companion.experiments import regime as R  # noqa: E402
@@ -39,7 +36,7 @@ from companion.experiments import scoring as S  # noqa: E402
 from companion.experiments.records import make_record, python_command, write_record  # noqa: E402
 from companion.models import build_model  # noqa: E402
 from companion.repro import set_determinism  # noqa: E402
-from companion.training import Trainer, evaluate_loss  # noqa: E402
+from companion.training import Trainer  # noqa: E402
 
 #: the full-lexicon corpus of the long runs
 LONG_REGIME = R.Regime(level="full", size=200_000, src_vocab_size=8000, tgt_vocab_size=6000,

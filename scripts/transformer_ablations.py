@@ -46,9 +46,7 @@ from companion.errors import ConfigError, TrainingError  # noqa: E402
 from companion.experiments import regime as R  # noqa: E402
 from companion.experiments import scoring as S  # noqa: E402
 from companion.experiments.records import make_record, python_command, spread, write_record  # noqa: E402
-from companion.models import build_model  # noqa: E402
 from companion.plots.curves import read_metrics  # noqa: E402
-from companion.repro import set_determinism  # noqa: E402
 from companion.training import Trainer, evaluate_loss  # noqa: E402
 from companion.training.averaging import average_checkpoints, last_checkpoints  # noqa: E402
 
@@ -81,12 +79,7 @@ def train_run(spec: R.Recipe, data: R.BookData, seed: int, out_dir: Path, *, eve
     trained weights: validation and saving touch no random generator.
 
     Returns the model (eval mode) and the run's facts (CPU seconds, failure if any)."""
-    train_pairs = data.pairs("train", spec.max_words)
-    valid_pairs = data.held_out("valid", spec.max_words)
-    loader = data.loader(train_pairs, shuffle=True, seed=seed, max_tokens=spec.max_tokens)
-    valid = data.loader(valid_pairs, shuffle=False)
-    set_determinism(seed)
-    model = build_model(dict(spec.model), len(data.src_vocab), len(data.tgt_vocab))
+    model, loader, valid = R.prepare(spec, data, seed)
     options = {**spec.train, "log_every": 1}
     if every:
         options.update(eval_every=every, keep_last=keep)

@@ -17,6 +17,7 @@ LEFTOVERS = [
     (re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sdfr]"), "a %(...)s template"),
     (re.compile(r"\{\{.*?\}\}", re.S), "a {{...}} template"),
     (re.compile(r"\b(TODO|FIXME|XXX)\b"), "a TODO note"),
+    (re.compile(r"%%[A-Z_]+%%|«[A-Z_]+»"), "a %%NAME%% / «NAME» placeholder"),
 ]
 #: texts the reader of the book cannot see
 UNSEEN = re.compile(r"seed document|the seed's|seeds?/\d{3}|source document|the lecture notes", re.I)
@@ -52,6 +53,8 @@ def test_the_prose_points_only_to_texts_the_reader_can_see(page):
     ("The score was %(BLEU_TEXT)s today.", ["a %(...)s template"]),
     ("Fill {{ value }} in.", ["a {{...}} template"]),
     ("TODO: rewrite this", ["a TODO note"]),
+    ("%%ABLATION_TEXT%%", ["a %%NAME%% / «NAME» placeholder"]),
+    ("«VERDICTS»", ["a %%NAME%% / «NAME» placeholder"]),
     ("A sentence with $x_{t}$ and {cite}`bahdanau2015`.", []),
 ])
 def test_the_leftover_scanner_flags_templates(text, expected):

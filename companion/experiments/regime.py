@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import torch
 from torch import nn
 
 from companion.data.batching import encode_pairs, make_loader
@@ -247,6 +246,18 @@ def num_parameters(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
+def prepare(spec: Recipe, data: BookData, seed: int) -> tuple[nn.Module, Any, Any]:
+    """What :func:`train` trains: the recipe's model, built after seeding with ``seed``, and the
+    training and validation loaders (the regime's pairs up to the recipe's length)."""
+    train_pairs = data.pairs("train", spec.max_words)
+    valid_pairs = data.held_out("valid", spec.max_words)
+    loader = data.loader(train_pairs, shuffle=True, seed=seed, max_tokens=spec.max_tokens)
+    valid = data.loader(valid_pairs, shuffle=False)
+    set_determinism(seed)
+    model = build_model(dict(spec.model), len(data.src_vocab), len(data.tgt_vocab))
+    return model, loader, valid
+
+
 def train(spec: Recipe | str, data: BookData | None = None, *, seed: int = 0,
           progress: bool = False) -> Trained:
     """Train one model of the book: build it from the recipe (seeded), train it with the
@@ -254,12 +265,7 @@ def train(spec: Recipe | str, data: BookData | None = None, *, seed: int = 0,
     recipe's length, validating on the held-out validation pairs of the same length."""
     spec = recipe(spec) if isinstance(spec, str) else spec
     data = data or book_data()
-    train_pairs = data.pairs("train", spec.max_words)
-    valid_pairs = data.held_out("valid", spec.max_words)
-    loader = data.loader(train_pairs, shuffle=True, seed=seed, max_tokens=spec.max_tokens)
-    valid = data.loader(valid_pairs, shuffle=False)
-    set_determinism(seed)
-    model = build_model(dict(spec.model), len(data.src_vocab), len(data.tgt_vocab))
+    model, loader, valid = prepare(spec, data, seed)
     start = time.process_time()
     history = Trainer(model, loader, valid, progress=progress, **spec.train).fit()
     seconds = time.process_time() - start
@@ -267,4 +273,4 @@ def train(spec: Recipe | str, data: BookData | None = None, *, seed: int = 0,
 
 
 __all__ = ["BookData", "RECIPES", "REGIME", "Recipe", "Regime", "Trained", "book_data",
-           "num_parameters", "recipe", "train", "words"]
+           "num_parameters", "prepare", "recipe", "train", "words"]
