@@ -64,8 +64,7 @@ bench: $(STAMP)
 # each script's docstring). Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py
 # (about 4 CPU-minutes per seed; its docstring shows how to run seeds in parallel and merge them).
 results: $(STAMP)
-	$(BIN)/python scripts/long_runs.py seq2seq rnnsearch --cpu-budget 1000 --chunk 200 --threads 1
-	$(BIN)/python scripts/long_runs.py seq2seq_reversed rnnencdec transformer --cpu-budget 500 --chunk 200 --threads 1
+	$(BIN)/python scripts/long_runs.py --cpu-budget 1000 --chunk 200 --threads 1
 	$(BIN)/python scripts/lexicon_budget.py
 	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --seeds 0 1 2 3 4 --name seeds-seq2seq
 	$(BIN)/python scripts/book_seeds.py rnnsearch rnnencdec --seeds 0 1 2 --name seeds-attention

@@ -59,7 +59,10 @@ def plot_bleu_by_length(
     ax.set_xticklabels([f"{_bucket_label(b)}\n(n={n})" for b, n in zip(buckets, counts)])
     ax.set_xlabel(f"length ({unit})")
     ax.set_ylabel("BLEU")
-    ax.legend(frameon=False)
+    # the legend gets its own band above the tallest bar, so it never covers one
+    top = max([row[2] for name in names for row in results[name] if not math.isnan(row[2])], default=0.0)
+    ax.set_ylim(0, max(top, 1.0) * 1.2)
+    ax.legend(frameon=False, ncol=min(len(names), 4), loc="upper center", fontsize="small")
     if title:
         ax.set_title(title)
     return ax
