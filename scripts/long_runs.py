@@ -6,7 +6,7 @@ The chapters train for a minute or two on the ``small`` level; this is what the 
 with real compute on the benchmark the generator was built to be: the whole lexicon (1557 lemmas,
 hundreds of names), sentences of up to 80 English words, 200,000 pairs.
 
-    .venv/bin/python scripts/long_runs.py                       # all families, ~30 CPU-min each
+    .venv/bin/python scripts/long_runs.py                       # all families, 30 CPU-min each (make results: 1000 CPU-s)
     .venv/bin/python scripts/long_runs.py transformer --cpu-budget 600
     .venv/bin/python scripts/long_runs.py seq2seq --quick --out-dir /tmp/long   # plumbing only
 
@@ -15,6 +15,11 @@ work whether or not the machine is busy; with 2 threads, 30 CPU-minutes take abo
 wall time on an idle 2-core machine. Training proceeds in chunks of ``--chunk`` steps with a
 validation after each; it stops after ``--patience`` chunks without a better validation
 perplexity, or when the budget is spent, and the best-validation weights are evaluated.
+
+A CPU budget ends a run at a machine-dependent step. To repeat a recorded run step for step on
+another machine, pass its ``steps`` as ``--max-steps`` (with a budget that does not bind):
+
+    .venv/bin/python scripts/long_runs.py rnnsearch --max-steps 2600 --cpu-budget 1e9 --chunk 200 --threads 1
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ BUCKETS = (3, 11, 21, 31, 41, 81)
 
 
 def train_with_budget(model, data, spec: dict, seed: int, cpu_budget: float, chunk: int,
-                      patience: int, threads: int) -> dict:
+                      patience: int, threads: int, max_steps: int | None = None) -> dict:
     """Chunks of ``chunk`` steps, a validation after each, early stopping; returns the curve and
     leaves the best-validation weights in ``model``."""
     loader = data.loader(data.pairs("train"), shuffle=True, seed=seed)
@@ -85,8 +90,8 @@ def train_with_budget(model, data, spec: dict, seed: int, cpu_budget: float, chu
             best, best_state, since_best = record["valid_ppl"], copy.deepcopy(model.state_dict()), 0
         else:
             since_best += 1
-        if since_best >= patience or spent >= cpu_budget:
-            stop = "patience" if since_best >= patience else "budget"
+        if since_best >= patience or spent >= cpu_budget or (max_steps and trainer.step >= max_steps):
+            stop = "patience" if since_best >= patience else "steps" if max_steps and trainer.step >= max_steps else "budget"
             break
         trainer.cfg.max_steps = trainer.step + chunk
     model.load_state_dict(best_state)
@@ -123,12 +128,12 @@ def run_family(family: str, data, args) -> Path:
     params = sum(p.numel() for p in model.parameters())
     print(f"{family}: {params:,} parameters", flush=True)
     training = train_with_budget(model, data, train_args, args.seed, args.cpu_budget, args.chunk,
-                                 args.patience, args.threads)
+                                 args.patience, args.threads, args.max_steps)
     results = {"parameters": params, **training,
                "train_tokens_per_s": training["train_tokens"] / training["train_wall_s"],
                **evaluate_run(model, data, args.quick)}
     config = {"regime": dataclasses.asdict(data.regime), "model": model_args, "train": train_args,
-              "seed": args.seed, "threads": args.threads, "cpu_budget_s": args.cpu_budget,
+              "seed": args.seed, "threads": args.threads, "cpu_budget_s": args.cpu_budget, "max_steps": args.max_steps,
               "chunk_steps": args.chunk, "patience": args.patience, "command": python_command()}
     record = make_record(f"long-{family}", "long-run", config, results)
     path = write_record(record, Path(args.out_dir) / f"long-{family}.json" if args.out_dir else None)
@@ -141,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("families", nargs="*", default=list(LONG_MODELS), help=f"of {', '.join(LONG_MODELS)}")
     ap.add_argument("--cpu-budget", type=float, default=1800, help="CPU seconds of training per family")
+    ap.add_argument("--max-steps", type=int, default=None,
+                    help="stop after this many steps (with a generous --cpu-budget: repeats a recorded run "
+                         "step for step on another machine)")
     ap.add_argument("--chunk", type=int, default=500, help="steps between validations")
     ap.add_argument("--patience", type=int, default=3, help="chunks without improvement before stopping")
     ap.add_argument("--threads", type=int, default=2)

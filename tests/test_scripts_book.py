@@ -59,3 +59,9 @@ def test_long_runs_record_training_curve_scores_and_challenges(tmp_path):
     assert res["curve"] and res["stopped_by"] in ("budget", "patience")
     assert {"test_bleu", "signature", "bleu_by_length", "challenges", "alignment"} <= set(res)
     assert "alignment" not in read_record(tmp_path / "long-seq2seq.json")["results"]  # no attention
+
+
+def test_long_runs_max_steps_repeats_a_run_step_for_step(tmp_path):
+    _run("scripts/long_runs.py", "seq2seq", "--quick", "--max-steps", "2", "--out-dir", str(tmp_path))
+    res = read_record(tmp_path / "long-seq2seq.json")["results"]
+    assert res["steps"] == 2 and res["stopped_by"] == "steps"
