@@ -35,9 +35,6 @@ from companion.evaluation.alignment import evaluate_alignment  # noqa: E402
 from companion.evaluation.challenge import challenge_accuracy  # noqa: E402
 from companion.training import evaluate_loss  # noqa: E402
 
-QUICK_REGIME = R.Regime(size=1500, valid_sentences=40, test_sentences=40)
-
-
 def challenges(model, data: R.BookData, max_words: int | None) -> dict:
     """Accuracy and exact-match rate on every challenge set (sentences up to ``max_words``)."""
     out = {}
@@ -88,14 +85,8 @@ def measure(trained: R.Trained, data: R.BookData, test_words: int | None) -> dic
 
 
 def run(recipes: list[str], seeds: list[int], *, ensemble: bool, quick: bool) -> dict:
-    regime = QUICK_REGIME if quick else R.REGIME
-    data = R.book_data(regime)
-    specs = {}
-    for name in recipes:
-        spec = R.recipe(name)
-        if quick:
-            spec = spec.with_train(max_steps=4, eval_every=2)
-        specs[name] = spec
+    data = R.book_data(R.QUICK_REGIME if quick else R.REGIME)
+    specs = {name: R.quick_recipe(R.recipe(name), 4) if quick else R.recipe(name) for name in recipes}
     per_seed: dict[str, dict] = {}
     for seed in seeds:
         row, models = {}, []
@@ -108,7 +99,7 @@ def run(recipes: list[str], seeds: list[int], *, ensemble: bool, quick: bool) ->
                   f"{row[name]['valid_ppl']:.3f}, {trained.cpu_seconds:.0f} s CPU "
                   f"({time.perf_counter() - start:.0f} s wall)", file=sys.stderr, flush=True)
         if ensemble and len(models) > 1:
-            words = min((s.max_words or regime.max_words) for s in specs.values())
+            words = min((s.max_words or data.regime.max_words) for s in specs.values())
             ev = S.evaluate(Ensemble(models), data, data.held_out("test", words), beam_size=5)
             row["ensemble"] = {"test_bleu": ev.bleu.score, "test_exact": ev.exact,
                                "members": list(specs)}
@@ -127,7 +118,7 @@ def run(recipes: list[str], seeds: list[int], *, ensemble: bool, quick: bool) ->
             diffs = [per_seed[str(s)][b][k] - per_seed[str(s)][a][k] for s in seeds]
             summary[f"{b} - {a}"] = summary.get(f"{b} - {a}", {})
             summary[f"{b} - {a}"][k] = spread(diffs)
-    config = {"regime": dataclasses.asdict(regime),
+    config = {"regime": dataclasses.asdict(data.regime),
               "recipes": {n: dataclasses.asdict(s) for n, s in specs.items()},
               "seeds": seeds, "ensemble": ensemble, "quick": quick, "threads": torch.get_num_threads(),
               "command": python_command()}

@@ -52,7 +52,6 @@ from companion.training.averaging import average_checkpoints, last_checkpoints  
 
 #: the variants, as recipe names of ``companion.experiments.regime.RECIPES``
 VARIANTS = ("transformer", "transformer_nowarmup", "transformer_postln", "transformer_postln_nowarmup")
-QUICK_REGIME = R.Regime(size=1500, valid_sentences=40, test_sentences=40)
 QUICK_STEPS = 12
 SPIKE_WINDOW, SPIKE_NATS = 50, 1.0
 CURVE_WINDOW = 10  # steps per point of the recorded loss curve
@@ -129,15 +128,8 @@ def averaged(model: torch.nn.Module, out_dir: Path, data: R.BookData, spec: R.Re
 
 def run(variants: list[str], seeds: list[int], *, average: str | None, every: int, quick: bool,
         work: Path) -> dict:
-    regime = QUICK_REGIME if quick else R.REGIME
-    data = R.book_data(regime)
-    specs = {}
-    for name in variants:
-        spec = R.recipe(name)
-        if quick:
-            spec = spec.with_train(max_steps=QUICK_STEPS, eval_every=QUICK_STEPS // 2,
-                                   **({"warmup_steps": 3} if spec.train.get("warmup_steps") else {}))
-        specs[name] = spec
+    data = R.book_data(R.QUICK_REGIME if quick else R.REGIME)
+    specs = {name: R.quick_recipe(R.recipe(name), QUICK_STEPS) if quick else R.recipe(name) for name in variants}
     per_seed: dict[str, dict] = {}
     for seed in seeds:
         row: dict = {}
@@ -154,7 +146,7 @@ def run(variants: list[str], seeds: list[int], *, average: str | None, every: in
                   f"{row[name]['valid_ppl']:.3f}" if facts["failure"] is None else facts["failure"])
                   + f", {row[name]['loss_spikes']} spikes, {facts['cpu_s']:.0f} s CPU", file=sys.stderr, flush=True)
         per_seed[str(seed)] = row
-    return {"config": config(regime, specs, seeds, average, every, quick),
+    return {"config": config(data.regime, specs, seeds, average, every, quick),
             "results": {"per_seed": per_seed, "summary": summarize(per_seed, seeds, list(specs), average)}}
 
 

@@ -98,7 +98,7 @@ def test_the_script_trains_the_model_the_chapter_trains(script, tmp_path):
     ``regime.train`` returns for the same recipe and seed."""
     from companion.experiments import regime as R
 
-    data = R.book_data(script.QUICK_REGIME)
+    data = R.book_data(R.QUICK_REGIME)
     spec = R.recipe("transformer").with_train(max_steps=6, eval_every=3)
     reference = R.train(spec, data, seed=1).model
     model, facts = script.train_run(spec, data, 1, tmp_path / "run", every=1, keep=3)

@@ -223,6 +223,17 @@ RECIPES["transformer_postln"] = RECIPES["transformer"].with_model(pre_ln=False)
 RECIPES["transformer_postln_nowarmup"] = RECIPES["transformer_postln"].with_train(warmup_steps=0)
 
 
+#: a corpus for the scripts' plumbing checks (``--quick``): seconds to build, numbers not comparable
+QUICK_REGIME = Regime(size=1500, valid_sentences=40, test_sentences=40)
+
+
+def quick_recipe(spec: Recipe, steps: int) -> Recipe:
+    """``spec`` cut to ``steps`` optimiser steps, validating halfway, its warmup (if any) cut to a
+    quarter of them: the scripts' ``--quick`` plumbing checks, never a result."""
+    warmup = {"warmup_steps": max(1, steps // 4)} if spec.train.get("warmup_steps") else {}
+    return spec.with_train(max_steps=steps, eval_every=max(1, steps // 2), **warmup)
+
+
 def recipe(name: str) -> Recipe:
     """The recipe registered as ``name``; a one-line error names the known ones."""
     if name not in RECIPES:
@@ -273,4 +284,4 @@ def train(spec: Recipe | str, data: BookData | None = None, *, seed: int = 0,
 
 
 __all__ = ["BookData", "RECIPES", "REGIME", "Recipe", "Regime", "Trained", "book_data",
-           "num_parameters", "prepare", "recipe", "train", "words"]
+           "num_parameters", "prepare", "QUICK_REGIME", "quick_recipe", "recipe", "train", "words"]
