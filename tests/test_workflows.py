@@ -107,6 +107,9 @@ def test_test_workflow_runs_make_test_on_push_and_pull_requests():
     assert python and str(python[0]["with"]["python-version"]) == "3.11"
     script = runs(wf)
     assert "make test" in script
+    # the portable nbval runs after the full suite, as in .ci/run
+    assert "make test-portable" in script
+    assert script.index("make test ") < script.index("make test-portable")
     assert "apt-get install" in script and "chromium" in script
     keys = cache_keys(wf)
     assert keys and all("hashFiles('pyproject.toml', 'constraints.txt')" in k for k in keys)
@@ -125,3 +128,15 @@ def test_book_workflow_publishes_to_pages():
     deploy = wf["jobs"]["deploy"]
     assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
     assert any("hashFiles('pyproject.toml', 'constraints.txt')" in k for k in cache_keys(wf))
+
+
+def test_ci_runs_the_portable_nbval_after_make_test():
+    """``.ci/run`` ends with ``make test`` then ``make test-portable``, and the Makefile's
+    target holds torch, MKL and oneDNN to AVX2 kernels for a second nbval run."""
+    commands = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+                if line.strip().startswith("make ")]
+    assert commands[-2:] == ["make test", "make test-portable"], commands
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "\ntest-portable:" in makefile
+    for var in ("ATEN_CPU_CAPABILITY=avx2", "MKL_ENABLE_INSTRUCTIONS=AVX2", "ONEDNN_MAX_CPU_ISA=AVX2"):
+        assert var in makefile, f"the Makefile does not set {var}"
