@@ -109,3 +109,60 @@ def test_seed_summaries_and_mean_bleu_by_length(tmp_path, monkeypatch):
         R.seed_summary(back, "m", "chrf")
     with pytest.raises(DataError, match="no BLEU by length for 'x'"):
         R.mean_bleu_by_length(back, "x")
+
+
+def _git_repo(root: Path) -> None:
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+    (root / "book" / "results").mkdir(parents=True)
+    (root / "code.py").write_text("x = 1\n", encoding="utf-8")
+    (root / "book" / "results" / "r.json").write_text("{}\n", encoding="utf-8")
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+
+
+def test_the_dirty_flag_ignores_the_records_and_pins_any_other_change(tmp_path):
+    from companion.experiments.records import git_state
+
+    _git_repo(tmp_path)
+    clean = git_state(tmp_path)
+    assert not clean["dirty"] and clean["diff_sha256"] is None and "+" not in clean["commit"]
+    assert len(clean["commit"]) == 40
+    # what the scripts write (changed or new records) leaves the flag alone
+    (tmp_path / "book" / "results" / "r.json").write_text('{"x": 1}\n', encoding="utf-8")
+    (tmp_path / "book" / "results" / "new.json").write_text("{}\n", encoding="utf-8")
+    assert git_state(tmp_path) == clean
+    # a change to the code is flagged and hashed; another change hashes differently
+    (tmp_path / "code.py").write_text("x = 2\n", encoding="utf-8")
+    first = git_state(tmp_path)
+    assert first["dirty"] and first["commit"] == clean["commit"] + "+dirty"
+    assert len(first["diff_sha256"]) == 64
+    (tmp_path / "code.py").write_text("x = 3\n", encoding="utf-8")
+    second = git_state(tmp_path)
+    assert second["dirty"] and second["diff_sha256"] != first["diff_sha256"]
+    # an untracked source file counts too (a record made with it is not pinned by the commit)
+    (tmp_path / "code.py").write_text("x = 1\n", encoding="utf-8")
+    assert git_state(tmp_path) == clean
+    (tmp_path / "new_module.py").write_text("y = 1\n", encoding="utf-8")
+    assert git_state(tmp_path)["dirty"]
+    (tmp_path / ".gitignore").write_text("new_module.py\n.gitignore\n", encoding="utf-8")
+    assert git_state(tmp_path) == clean  # ignored files do not count
+
+
+def test_outside_a_checkout_the_commit_is_unknown(tmp_path):
+    from companion.experiments.records import git_state
+
+    assert git_state(tmp_path) == {"commit": "unknown", "dirty": None, "diff_sha256": None}
+
+
+def test_records_carry_the_tokenizer_and_bleu_versions():
+    import sacrebleu
+    import sentencepiece
+
+    prov = make_record("demo", "test", {}, {"x": 1})["provenance"]
+    assert prov["sentencepiece"] == sentencepiece.__version__ and prov["sacrebleu"] == sacrebleu.__version__
+    assert "diff_sha256" in prov

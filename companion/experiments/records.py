@@ -2,8 +2,9 @@
 
 What a chapter cannot afford to run in its five minutes (several seeds, ablations, long runs on
 the full corpus, GPU runs) a script runs once and records here, with everything a reader needs to
-trust the number: the git commit, the package/torch/Python versions, the hardware, the thread
-count, the configuration and the wall/CPU time. The chapter then reads the file and shows it;
+trust the number: the git commit (with ``+dirty`` and a hash of the difference when the code was
+not committed; see :func:`git_state`), the package, torch, Python, sacrebleu and sentencepiece
+versions, the hardware, the thread count, the configuration and the wall/CPU time. The chapter then reads the file and shows it;
 ``tests/test_results.py`` keeps every file parseable.
 
 A record is a JSON object::
@@ -15,6 +16,7 @@ A record is a JSON object::
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import math
 import os
@@ -33,16 +35,47 @@ RESULTS_DIR = Path(__file__).resolve().parents[2] / "book" / "results"
 REQUIRED = ("name", "kind", "created", "provenance", "config", "results")
 
 
-def _git_commit(root: Path) -> str:
+#: what a record's own script writes: never counted as a change of the code that made it
+RECORDS_PATHSPEC = ":(exclude)book/results"
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=30)
+
+
+def git_state(root: Path) -> dict[str, Any]:
+    """``{"commit", "dirty", "diff_sha256"}`` of the working tree at ``root``.
+
+    ``commit`` is HEAD's hash, with ``+dirty`` appended when the tree differs from it anywhere
+    outside ``book/results/`` (the records the scripts themselves write): a tracked file changed,
+    or an untracked file that git does not ignore. Then ``diff_sha256`` pins the difference: the
+    sha256 of ``git diff HEAD --binary -- . ':!book/results'``, followed, for every such untracked
+    file in path order, by its path, a NUL byte and its bytes. A clean tree has ``diff_sha256``
+    None; outside a git checkout everything is ``"unknown"``/None.
+    """
+    unknown = {"commit": "unknown", "dirty": None, "diff_sha256": None}
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
-                             text=True, timeout=10)
-        commit = out.stdout.strip() if out.returncode == 0 else "unknown"
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-        return commit + ("+dirty" if dirty and commit != "unknown" else "")
+        head = _git(root, "rev-parse", "HEAD")
+        if head.returncode != 0:
+            return unknown
+        commit = head.stdout.decode().strip()
+        diff = _git(root, "diff", "HEAD", "--binary", "--", ".", RECORDS_PATHSPEC)
+        others = _git(root, "ls-files", "--others", "--exclude-standard", "-z", "--", ".", RECORDS_PATHSPEC)
+        if diff.returncode != 0 or others.returncode != 0:
+            return unknown
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        return unknown
+    untracked = sorted(p for p in others.stdout.decode().split("\0") if p)
+    if not diff.stdout and not untracked:
+        return {"commit": commit, "dirty": False, "diff_sha256": None}
+    digest = hashlib.sha256(diff.stdout)
+    for name in untracked:
+        digest.update(name.encode() + b"\0")
+        try:
+            digest.update((root / name).read_bytes())
+        except OSError:  # vanished or unreadable: its name still counts
+            pass
+    return {"commit": commit + "+dirty", "dirty": True, "diff_sha256": digest.hexdigest()}
 
 
 def cpu_model() -> str:
@@ -57,20 +90,24 @@ def cpu_model() -> str:
 
 
 def provenance() -> dict[str, Any]:
-    """Commit, versions and hardware of the running process."""
+    """Commit (see :func:`git_state`), versions and hardware of the running process."""
     import numpy
     import sacrebleu
+    import sentencepiece
     import torch
 
     import companion
 
+    git = git_state(RESULTS_DIR.parents[1])
     info: dict[str, Any] = {
-        "commit": _git_commit(RESULTS_DIR.parents[1]),
+        "commit": git["commit"],
+        "diff_sha256": git["diff_sha256"],
         "companion": companion.__version__,
         "python": platform.python_version(),
         "torch": torch.__version__,
         "numpy": numpy.__version__,
         "sacrebleu": sacrebleu.__version__,
+        "sentencepiece": sentencepiece.__version__,
         "platform": platform.platform(),
         "cpu": cpu_model(),
         "cpu_count": os.cpu_count(),
@@ -175,5 +212,5 @@ def python_command() -> str:
     return " ".join([Path(sys.executable).name, *sys.argv])
 
 
-__all__ = ["RESULTS_DIR", "cpu_model", "make_record", "mean_bleu_by_length", "provenance",
+__all__ = ["RESULTS_DIR", "cpu_model", "git_state", "make_record", "mean_bleu_by_length", "provenance",
            "python_command", "read_record", "records_named", "seed_summary", "spread", "write_record"]
