@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import DataError
-from companion.evaluation.challenge import challenge_accuracy, numbers, passes, tense_words, tokens
+from companion.evaluation.challenge import (challenge_accuracy, checkable, numbers, passes, tense_words, tokens,
+                                            verb_tenses)
 
 
 def test_tokens_keep_contractions_and_split_hyphenated_numbers():
@@ -38,8 +39,55 @@ def test_numbers_count_repeats():
 
 
 def test_tense_words_find_regular_and_irregular_pasts():
-    words = tense_words("Kim cooked rice and ate bread while singing.")
-    assert set(words) == {"cooked", "ate", "singing"}
+    marks = tense_words("Kim cooked rice and ate bread while singing.")
+    assert marks == {"past": 2, "progressive": 1}
+    assert tense_words("The boy will not eat, but the girls were sleeping.") == {
+        "future": 1, "past": 1, "progressive": 1}
+
+
+def test_nouns_and_other_words_are_no_tense_marks():
+    # the old rule counted every word of five letters or more ending in -ed or -ing
+    for sentence in ("in the evening", "in the morning", "during the day", "one hundred", "the tired cook",
+                     "the red ceiling", "Kim reads a book"):
+        assert "past" not in tense_words(sentence) and "progressive" not in tense_words(sentence), sentence
+    forms = verb_tenses()
+    for word in ("evening", "morning", "during", "hundred", "tired", "red", "put", "read"):
+        assert word not in forms, word
+    assert forms["ate"] == "past" and forms["eats"] == "present" and forms["eating"] == "progressive"
+
+
+@pytest.mark.parametrize("hyp", [
+    "The girl ate the egg and will eat bread.",   # a wrong extra tense mark (future)
+    "The girl ate the egg and eats bread.",       # ... present
+    "The girl ate the egg, ate bread and was singing.",  # two more marks
+])
+def test_a_wrong_extra_tense_mark_fails(hyp):
+    ref = "The girl ate the egg."
+    assert passes("tense", "The girl ate the egg.", ref)
+    assert not passes("tense", hyp, ref)
+
+
+def test_no_check_passes_an_empty_output():
+    for phenomenon, ref in (("numbers", "Kim buys 8 apples."), ("tense", "Kim will sing."),
+                            ("negation", "Kim does not sing."), ("wh", "Where did Kim go?"),
+                            ("relative", "The boy who sings eats."), ("long", "Kim sings.")):
+        assert not passes(phenomenon, "", ref), phenomenon
+
+
+def test_items_with_nothing_to_check_are_refused():
+    with pytest.raises(DataError, match=r"numbers item 1 \('How old is Kim\?'\) has nothing to check"):
+        challenge_accuracy("numbers", ["Kim is 8 years old.", ""], ["Kim is 8 years old.", "How old is Kim?"])
+    with pytest.raises(DataError, match="tense item 0"):
+        challenge_accuracy("tense", [""], ["The boys put the cup on the table."])
+    assert checkable("numbers", "Kim is twenty-one years old.") and not checkable("numbers", "How old is Kim?")
+
+
+def test_generated_numbers_items_all_hold_a_number():
+    from companion.data.kosynth.corpus import challenge_sets
+
+    sets = challenge_sets(0, 120, set(), set(), level="small")
+    assert len(sets["numbers"]) == 120
+    assert all(numbers(p.en) for p in sets["numbers"])  # "How old is ...?" is tagged but not drawn
 
 
 def test_accuracy_and_exact_rates():

@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.data.kosynth.english import number_word
 from companion.data.kosynth.grammar import SentenceBuilder, lexicon_of, make_sentence
 from companion.data.kosynth.level import MIN_WORDS, Level, resolve_level
 from companion.errors import DataError
@@ -55,10 +56,20 @@ class Pair:
     lemmas: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
 
+#: the English words the generator writes numbers with (``twenty-one`` is two of them)
+NUMBER_TOKENS = frozenset(w for n in range(100) for w in number_word(n).split("-"))
+
+
+def has_number(en: str) -> bool:
+    """Whether an English sentence holds a number (digits or a number word)."""
+    return any(w[0].isdigit() or w.lower() in NUMBER_TOKENS
+               for w in en.replace("-", " ").replace(",", " ").replace(".", " ").replace("?", " ").split())
+
+
 def _challenge_ok(name: str, pair: Pair, long_words: int = LONG_WORDS) -> bool:
     tags = pair.phenomena
-    if name == "numbers":
-        return "number" in tags
+    if name == "numbers":  # the tag also marks "How old is ...?", which has no number to keep
+        return "number" in tags and has_number(pair.en)
     if name == "tense":
         return bool(tags & {"past", "future", "progressive"})
     if name == "long":
