@@ -103,6 +103,10 @@ class ModelConfig:
 #: what ``train.precision`` can be: ``auto`` is bf16 autocast on CUDA and float32 elsewhere
 PRECISIONS = ("auto", "fp32", "bf16")
 
+#: what ``train.loss_normalization`` can be: what the summed NLL of a batch is divided by (see
+#: :mod:`companion.training.trainer`)
+LOSS_NORMALIZATIONS = ("tokens", "sentences", "batch")
+
 
 @dataclass
 class TrainConfig:
@@ -126,6 +130,7 @@ class TrainConfig:
     clip_norm: float = 5.0
     accum_steps: int = 1
     label_smoothing: float = 0.0
+    loss_normalization: Literal[LOSS_NORMALIZATIONS] = "tokens"  # type: ignore[valid-type]
     keep_last: int = 2
     precision: Literal[PRECISIONS] = "auto"  # type: ignore[valid-type]
     compile: bool = False
@@ -174,6 +179,9 @@ class DecodeConfig:
         if self.nbest > self.beam_size:
             raise ConfigError(f"decode.nbest ({self.nbest}) must not exceed decode.beam_size ({self.beam_size})")
         check_float("decode.max_len_a", self.max_len_a, 0.0)
+        if self.max_len_a + self.max_len_b < 1:  # the shortest source is one token (its EOS)
+            raise ConfigError(f"decode.max_len_a * |src| + decode.max_len_b must allow at least one token for a "
+                              f"one-token source, got {self.max_len_a} * 1 + {self.max_len_b}")
         check_float("decode.length_penalty", self.length_penalty, 0.0)
 
 

@@ -48,9 +48,15 @@ def paths(tmp_path_factory):
     torch.use_deterministic_algorithms(det)
     (base / "notes.txt").write_text("hello\n")
     (base / "adir").mkdir()
+    for name, valid in (("novalid", None), ("emptyvalid", "")):  # the train split, and no or an empty valid one
+        (base / name).mkdir()
+        for lang in ("ko", "en"):
+            (base / name / f"train.{lang}").write_bytes((data / f"train.{lang}").read_bytes())
+            if valid is not None:
+                (base / name / f"valid.{lang}").write_text(valid, encoding="utf-8")
     return {"data": str(data), "run": str(run), "ckpt": str(run / "checkpoint-last.pt"),
             "text": str(base / "notes.txt"), "dir": str(base / "adir"), "missing": str(base / "missing"),
-            "cfg": CONFIG}
+            "cfg": CONFIG, "novalid": str(base / "novalid"), "emptyvalid": str(base / "emptyvalid")}
 
 
 NO_CUDA = not torch.cuda.is_available()
@@ -90,8 +96,26 @@ BAD = [
     ("train --config {cfg} --data {data} --out {missing} --set train.lr", "--set train.lr: expected key=value"),
     ("train --config {cfg} --data {data} --out {missing} --resume", "nothing to resume"),
     ("train --config {cfg} --data {data} --out {run}", "already holds a checkpoint"),
-    ("train --config {cfg} --data {data} --out {run} --resume --set data.src_vocab_size=400",
-     "data.src_vocab_size is 380 in the checkpoint but 400 in the config"),
+    ("train --config {cfg} --data {data} --out {run} --resume --set " + " ".join(TINY) + " data.src_vocab_size=400",
+     "the run was trained with other settings: data.src_vocab_size 380 -> 400 (fixed for the run); resume "
+     "with the checkpoint's values or start a new --out"),
+    ("train --config {cfg} --data {data} --out {run} --resume --set " + " ".join(TINY)
+     + " train.lr=0.5 data.max_tokens=300 train.seed=3",
+     "other settings: data.max_tokens 1500 -> 300 (needs --reset-data), train.lr 0.008 -> 0.5 (needs "
+     "--reset-schedule), train.seed 0 -> 3 (needs --reset-data); resume with the checkpoint's values, pass the "
+     "--reset flags"),
+    ("train --config {cfg} --data {data} --out {run} --resume --reset-data --set " + " ".join(TINY)
+     + " train.preset=bahdanau",
+     "other settings: train.preset 'adam' -> 'bahdanau' (needs --reset-optimizer and --reset-schedule); resume"),
+    ("train --config {cfg} --data {data} --out {run} --resume --set model.hidden_size=16",
+     "model.embed_dim 8 -> 64 (fixed for the run), model.hidden_size 8 -> 16 (fixed for the run)"),
+    ("train --config {cfg} --data {data} --out {missing} --reset-optimizer",
+     "--reset-optimizer needs --resume (a new run has nothing to reset)"),
+    ("train --config {cfg} --data {data} --out {missing} --set decode.max_len_b=-100",
+     "decode.max_len_a * |src| + decode.max_len_b must allow at least one token for a one-token source, "
+     "got 1.5 * 1 + -100"),
+    ("train --config {cfg} --data {novalid} --out {missing}", "valid.ko: file not found"),
+    ("train --config {cfg} --data {emptyvalid} --out {missing}", "valid.ko: the valid split is empty (no ko-en pairs)"),
     # translate
     ("translate --checkpoint {text}", "not a readable checkpoint (truncated or foreign file"),
     ("translate --checkpoint {dir}", "is a directory, expected a checkpoint file"),
@@ -169,6 +193,25 @@ def test_evaluate_checks_its_output_before_decoding(paths, capsys, monkeypatch):
                        "--hyps", "/nonexistent/h.txt"], capsys)
     assert rc == 2 and "/nonexistent does not exist" in err
     assert decoded == []  # refused before the corpus was decoded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args, message", [
+    ("--out {run} --resume --set " + " ".join(TINY) + " train.lr=0.5 train.seed=3",
+     "train.lr 0.008 -> 0.5 (needs --reset-schedule), train.seed 0 -> 3 (needs --reset-data)"),
+    ("--out {missing} --set decode.max_len_b=-100", "decode.max_len_b must allow at least one token"),
+    ("--out {missing} --data {novalid}", "valid.ko: file not found"),
+])
+def test_late_failures_are_one_line_from_a_real_process_before_any_work(paths, args, message):
+    """Each used to surface late: a resume that silently changed the run, a decode limit that failed
+    at the first validation, a missing valid split after the vocabularies were trained."""
+    argv = ["train", "--config", paths["cfg"], "--data", paths["data"], "--no-progress", *args.format(**paths).split()]
+    done = subprocess.run([sys.executable, "-m", "companion", *argv], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"})
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], done.stderr
+    assert not Path(paths["missing"]).is_dir() or not any(Path(paths["missing"]).iterdir())  # nothing written
 
 
 def test_a_real_process_prints_no_traceback(paths):

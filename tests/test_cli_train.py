@@ -134,7 +134,8 @@ def test_refusals_and_mismatches(data, tmp_path, capsys):
     msg = error_of(capsys, train(data, tmp_path / "fresh", max_steps=5, resume=True))
     assert "checkpoint-last.pt: nothing to resume" in msg
     msg = error_of(capsys, train(data, run, "model.hidden_size=48", max_steps=5, resume=True))
-    assert msg.endswith("checkpoint-last.pt: model.hidden_size is 32 in the checkpoint but 48 in the config")
+    assert msg.endswith("checkpoint-last.pt: the run was trained with other settings: model.hidden_size 32 -> 48 "
+                        "(fixed for the run); resume with the checkpoint's values or start a new --out")
     msg = error_of(capsys, train(data, run, max_steps=3, resume=True))
     assert "raise --max-steps above it" in msg
     assert train(data, run, "model.init_range=0.08", max_steps=4, resume=True) == 0  # = default
@@ -142,6 +143,38 @@ def test_refusals_and_mismatches(data, tmp_path, capsys):
     other.save(run / "vocab.src.model")
     msg = error_of(capsys, train(data, run, max_steps=5, resume=True))
     assert "checkpoint-last.pt: the src vocabulary does not match this run's" in msg
+
+
+@pytest.mark.slow
+def test_deliberate_changes_on_resume_are_applied_and_recorded(data, tmp_path, capsys):
+    """A resume with ``--reset-schedule --reset-data`` trains at the new rate on the new batches
+    and says so in metrics.jsonl, config.yaml and the checkpoint; a preset change with both
+    optimiser and schedule resets trains (it used to raise KeyError: 'rho')."""
+    run = tmp_path / "run"
+    assert train(data, run, "train.log_every=1", max_steps=3) == 0
+    assert train(data, run, "train.log_every=1", "train.lr=0.5", "data.max_tokens=300", "--reset-schedule",
+                 "--reset-data", max_steps=5, resume=True) == 0
+    records = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+    event = next(r for r in records if r.get("resumed"))
+    assert event == {"step": 3, "resumed": True, "resets": ["schedule", "data"],
+                     "changed": {"data.max_tokens": [400, 300], "train.lr": [0.008, 0.5]}}
+    assert [r["lr"] for r in records if "lr" in r] == [0.008] * 3 + [0.5] * 2
+    head = (run / "config.yaml").read_text().splitlines()[0]
+    assert head == ("# resumed at step 3 with --reset-schedule --reset-data; data.max_tokens: 400 -> 300; "
+                    "train.lr: 0.008 -> 0.5")
+    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    assert ckpt["resumes"] == [event] and ckpt["config"]["train"]["lr"] == 0.5
+    capsys.readouterr()
+    msg = error_of(capsys, train(data, run, "train.lr=0.5", "data.max_tokens=300", "train.preset=bahdanau",
+                                 "--reset-optimizer", max_steps=6, resume=True))
+    assert msg.endswith("train.preset 'adam' -> 'bahdanau' (needs --reset-optimizer and --reset-schedule); resume "
+                        "with the checkpoint's values, pass the --reset flags named to change them deliberately, "
+                        "or start a new --out")
+    assert train(data, run, "train.lr=0.5", "data.max_tokens=300", "train.preset=bahdanau", "--reset-optimizer",
+                 "--reset-schedule", max_steps=6, resume=True) == 0
+    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    assert ckpt["step"] == 6 and "square_avg" in next(iter(ckpt["optimizer"]["state"].values()))  # Adadelta's
+    assert len(ckpt["resumes"]) == 2 and ckpt["resumes"][1]["changed"] == {"train.preset": ["adam", "bahdanau"]}
 
 
 @pytest.mark.slow
@@ -155,11 +188,10 @@ def test_a_rerun_after_a_crash_does_not_reuse_stale_vocabularies(data, tmp_path,
     assert ckpt["config"]["data"]["src_vocab_size"] == 40
     assert ckpt["model"]["src_embed.weight"].shape[0] == 40 == len(load_vocab(run / "vocab.src.model"))
     msg = error_of(capsys, train(data, run, "data.src_vocab_size=36", max_steps=4, resume=True))
-    assert msg.endswith("checkpoint-last.pt: data.src_vocab_size is 40 in the checkpoint but 36 in the config "
-                        "(the run's vocabularies were built with the checkpoint's; resume with its data "
-                        "settings or start a new --out)")
+    assert msg.endswith("checkpoint-last.pt: the run was trained with other settings: data.src_vocab_size 40 -> 36 "
+                        "(fixed for the run); resume with the checkpoint's values or start a new --out")
     msg = error_of(capsys, train(data, run, "data.vocab_model_type=bpe", max_steps=4, resume=True))
-    assert "data.vocab_model_type is 'unigram' in the checkpoint but 'bpe' in the config" in msg
+    assert "data.vocab_model_type 'unigram' -> 'bpe' (fixed for the run)" in msg
     (run / "vocab.tgt.model").unlink()  # a resumed run restores a lost file from its checkpoint
     assert train(data, run, max_steps=3, resume=True) == 0
     assert (run / "vocab.tgt.model").read_bytes() == ckpt["vocab"]["tgt"]["bytes"]

@@ -88,6 +88,53 @@ def test_ddp_resume_is_bitwise_on_every_rank(tmp_path):
         assert torch.equal(split["rng_by_rank"][rank]["torch"], straight["rng_by_rank"][rank]["torch"]), rank
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _normalization_rank(rank: int, world: int, port: int, out: str) -> None:
+    """One gloo rank: for each normalisation, one SGD step (lr 1, no clipping) over this rank's
+    two micro-batches; rank 0 saves ``before - after`` (the applied gradient)."""
+    from test_train import collate, reverse_task, sgd_step_delta, tiny_model
+
+    from companion.training.distributed import cleanup, init_distributed
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), WORLD_SIZE=str(world),
+                      LOCAL_RANK=str(rank))
+    torch.set_num_threads(1)
+    info = init_distributed("cpu")
+    ex = reverse_task(9, seed=4)
+    shards = [[ex[0:2], ex[2:5]], [ex[5:6], ex[6:9]]]  # unequal sentences and tokens per micro-batch
+    deltas = {}
+    for normalization in ("tokens", "sentences", "batch"):
+        deltas[normalization] = sgd_step_delta(tiny_model(dropout=0.0), [collate(b) for b in shards[rank]],
+                                               loss_normalization=normalization, dist=info)
+    if rank == 0:
+        torch.save(deltas, out)
+    cleanup()
+
+
+@pytest.mark.slow
+def test_ddp_gradient_is_the_papers_formula_for_every_normalization(tmp_path):
+    """Two gloo ranks with two accumulation micro-batches each apply the gradient of the global
+    batch's loss -- per token, per sentence, or summed -- as written out by hand."""
+    import torch.multiprocessing as mp
+    from test_train import papers_gradient, reverse_task, tiny_model
+
+    out = tmp_path / "deltas.pt"
+    mp.spawn(_normalization_rank, args=(2, _free_port(), str(out)), nprocs=2, join=True)
+    deltas = torch.load(out, weights_only=True)
+    ex = reverse_task(9, seed=4)
+    for normalization, delta in deltas.items():
+        hand = papers_gradient(tiny_model(dropout=0.0), ex, normalization)
+        for g, d in zip(hand, delta):
+            torch.testing.assert_close(d, g, rtol=1e-4, atol=1e-7, msg=normalization)
+
+
 def test_single_process_defaults(monkeypatch):
     from companion.training.distributed import all_reduce_sum, init_distributed
 

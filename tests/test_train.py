@@ -14,12 +14,13 @@ import torch.nn.functional as F
 
 from companion.training.checkpoint import load_checkpoint
 from companion.data.batching import collate, lm_batches, make_loader
-from companion.errors import ConfigError, TrainingError
+from companion.errors import CheckpointError, ConfigError, TrainingError
 from companion.models.charlm import CharLM
 from companion.models.seq2seq import Seq2Seq
 from companion.training.optim import (StepSchedule, init_uniform_, inverse_sqrt_factor, linear_warmup_factor,
                                       make_optimizer, make_schedule, sutskever_factor)
 from companion.specials import EOS, PAD
+from companion.training.resume import Resets
 from companion.training.stream import BatchStream
 from companion.training.trainer import (History, Trainer, autocast_for, evaluate_loss, sequence_loss,
                                         validation_line)
@@ -116,6 +117,57 @@ def test_accumulation_equals_one_big_batch():
         assert torch.allclose(p1, p2, atol=1e-6)
 
 
+def papers_gradient(model, examples, normalization):
+    """The gradient of the loss written out sentence by sentence, one sentence at a time (no
+    batching, no padding): ``sum_n sum_t -log p(y_t^n | y_<t^n, x^n)`` over every target token
+    and EOS, divided by the number of sentences (Sutskever et al. 2014: the gradient "divided by
+    the size of the batch (namely, 128)"), by the number of target tokens, or by nothing."""
+    model.zero_grad(set_to_none=True)
+    total = torch.zeros(())
+    for src, tgt in examples:
+        log_p = torch.log_softmax(model(collate([(src, tgt)])), dim=-1)[0]
+        for t, y in enumerate(tgt + [EOS]):
+            total = total - log_p[t, y]
+    count = {"sentences": len(examples), "tokens": sum(len(t) + 1 for _, t in examples), "batch": 1}
+    (total / count[normalization]).backward()
+    grads = [p.grad.detach().clone() for p in model.parameters()]
+    model.zero_grad(set_to_none=True)
+    return grads
+
+
+def sgd_step_delta(model, micro_batches, **options):
+    """``before - after`` of one Trainer step of plain SGD at lr 1 without clipping: the gradient
+    the Trainer applied."""
+    before = [p.detach().clone() for p in model.parameters()]
+    Trainer(model, micro_batches, accum_steps=len(micro_batches), preset="sutskever", lr=1.0, clip_norm=0.0,
+            max_steps=1, progress=False, **options).fit()
+    return [b - p.detach() for b, p in zip(before, model.parameters())]
+
+
+@pytest.mark.parametrize("normalization", ["tokens", "sentences", "batch"])
+def test_gradient_is_the_papers_formula_under_accumulation(normalization):
+    ex = reverse_task(9, seed=4)
+    hand = papers_gradient(tiny_model(dropout=0.0), ex, normalization)
+    # the same nine sentences as two micro-batches of unequal size and length
+    delta = sgd_step_delta(tiny_model(dropout=0.0), [collate(ex[:3]), collate(ex[3:])],
+                           loss_normalization=normalization)
+    for (name, _), g, d in zip(tiny_model().named_parameters(), hand, delta):
+        torch.testing.assert_close(d, g, rtol=1e-4, atol=1e-7, msg=name)
+    if normalization != "tokens":  # and it is not the per-token mean scaled by a constant
+        tokens = papers_gradient(tiny_model(dropout=0.0), ex, "tokens")
+        assert not torch.allclose(hand[0], tokens[0], rtol=1e-3)
+
+
+def test_logged_loss_is_the_token_mean_whatever_the_normalization():
+    ex = reverse_task(8, seed=2)
+    losses = {n: Trainer(tiny_model(dropout=0.0), [collate(ex)], max_steps=1, loss_normalization=n,
+                         progress=False).fit().train_loss[0] for n in ("tokens", "sentences", "batch")}
+    assert losses["tokens"] == losses["sentences"] == losses["batch"]
+    with pytest.raises(ConfigError, match="train.loss_normalization: expected one of 'tokens', 'sentences', "
+                                          "'batch', got 'mean'"):
+        Trainer(tiny_model(), [collate(ex)], loss_normalization="mean")
+
+
 def test_clipping_is_counted_and_logged(tmp_path):
     ex = reverse_task(32)
     batches = [collate(ex[i:i + 8]) for i in range(0, 32, 8)]
@@ -141,7 +193,8 @@ def test_checkpoints_last_best_and_rotation(tmp_path):
     assert names == ["checkpoint-best.pt", "checkpoint-last.pt", "checkpoint-step15.pt",
                      "checkpoint-step20.pt"]
     last = torch.load(tmp_path / "checkpoint-last.pt", weights_only=True)
-    assert last["step"] == 20 and last["config"] == {"model": {"name": "x"}}
+    assert last["step"] == 20 and last["config"]["model"] == {"name": "x"}
+    assert last["config"]["train"]["keep_last"] == 2 and last["resumes"] == []  # the Trainer's own options
     assert last["vocab"]["src"]["bytes"] == b"ab"
     best = load_checkpoint(tmp_path / "checkpoint-best.pt")
     evals = [json.loads(x) for x in (tmp_path / "metrics.jsonl").read_text().splitlines() if "valid_nll" in x]
@@ -179,6 +232,60 @@ def test_history_after_resume_is_what_was_trained_since(tmp_path):
     evals = [json.loads(x)["step"] for x in (tmp_path / "metrics.jsonl").read_text().splitlines()
              if "valid_nll" in x]
     assert evals == [3, 6, 9, 10]  # the whole run
+
+
+def _first_run(tmp_path, **options):
+    ex = reverse_task(32)
+    batches = [collate(ex[i:i + 8]) for i in range(0, 32, 8)]
+    Trainer(tiny_model(), batches, max_steps=3, eval_every=0, out_dir=tmp_path, progress=False, **options).fit()
+    return batches
+
+
+def test_resume_uses_the_configs_learning_rate_only_with_a_schedule_reset(tmp_path):
+    """The stored schedule used to win: a resume asked for lr 0.5 trained at the stored 1e-3."""
+    batches = _first_run(tmp_path, lr=1e-3)
+    trainer = Trainer(tiny_model(), batches, max_steps=5, lr=0.5, progress=False)
+    with pytest.raises(CheckpointError) as err:
+        trainer.resume(tmp_path / "checkpoint-last.pt")
+    assert str(err.value) == (f"{tmp_path / 'checkpoint-last.pt'}: the run was trained with other settings: "
+                              "train.lr 0.001 -> 0.5 (needs --reset-schedule); resume with the checkpoint's values, "
+                              "pass the --reset flags named to change them deliberately, or start a new --out")
+    changes = trainer.resume(tmp_path / "checkpoint-last.pt", Resets(schedule=True))
+    assert changes == [("train.lr", 1e-3, 0.5)]
+    assert trainer.fit().lr == [0.5, 0.5]
+    same = Trainer(tiny_model(), batches, max_steps=5, lr=1e-3, eval_every=0, max_epochs=9.0, log_every=1,
+                   progress=False)
+    assert same.resume(tmp_path / "checkpoint-last.pt") == []  # when to stop and log are free
+    assert same.fit().lr == [1e-3, 1e-3]
+
+
+def test_resume_with_another_preset_needs_both_resets_and_then_trains(tmp_path):
+    """Adam's state loaded into Adadelta used to raise KeyError: 'rho'."""
+    batches = _first_run(tmp_path, preset="adam")
+    for preset in ("bahdanau", "sutskever"):
+        trainer = Trainer(tiny_model(), batches, preset=preset, max_steps=5, clip_norm=1.0, progress=False)
+        with pytest.raises(CheckpointError, match=rf"train.clip_norm 5.0 -> 1.0 \(needs --reset-optimizer\), "
+                                                  rf"train.preset 'adam' -> '{preset}' \(needs --reset-optimizer "
+                                                  rf"and --reset-schedule\)"):
+            trainer.resume(tmp_path / "checkpoint-last.pt")
+        with pytest.raises(CheckpointError, match=rf"train.preset 'adam' -> '{preset}' \(needs --reset-optimizer "
+                                                  rf"and --reset-schedule\); resume"):
+            trainer.resume(tmp_path / "checkpoint-last.pt", Resets(optimizer=True))
+        trainer.resume(tmp_path / "checkpoint-last.pt", Resets(optimizer=True, schedule=True))
+        assert trainer.fit().steps == [4, 5]
+        assert isinstance(trainer.optimizer, torch.optim.Adadelta if preset == "bahdanau" else torch.optim.SGD)
+
+
+def test_resume_with_a_data_reset_starts_the_next_epoch_in_the_new_order(tmp_path):
+    ex = reverse_task(40)
+    loader = make_loader(ex, max_tokens=40, shuffle=True, seed=1)
+    Trainer(tiny_model(), loader, max_steps=3, eval_every=0, seed=1, out_dir=tmp_path, progress=False).fit()
+    other = make_loader(ex, max_tokens=60, shuffle=True, seed=2)
+    trainer = Trainer(tiny_model(), other, max_steps=5, seed=2, progress=False)
+    with pytest.raises(CheckpointError, match=r"train.seed 1 -> 2 \(needs --reset-data\)"):
+        trainer.resume(tmp_path / "checkpoint-last.pt")
+    trainer.resume(tmp_path / "checkpoint-last.pt", Resets(data=True))
+    assert (trainer.stream.epoch, trainer.stream.position, trainer.step) == (1, 0, 3)
 
 
 def test_unknown_option_is_a_config_error():

@@ -1,9 +1,13 @@
-"""``companion train --config CFG --data DIR --out RUN [--max-steps N] [--resume] [--set k=v ...]``
+"""``companion train --config CFG --data DIR --out RUN [--max-steps N] [--resume [--reset-...]] [--set k=v ...]``
 
-Trains the model of CFG on DIR (``{train,valid}.{src_lang,tgt_lang}``, e.g. what
+CFG is a preset name (``cpu/seq2seq``, ``gpu/transformer``: ``companion presets`` lists them) or
+a YAML file. Trains the model of CFG on DIR (``{train,valid}.{src_lang,tgt_lang}``, e.g. what
 ``generate-data`` writes). A new run trains its vocabularies on DIR's train split and stores them
 in RUN and in every checkpoint; a resumed run keeps its checkpoint's (see
-:func:`companion.training.rundir.prepare_vocabs`). Under ``torchrun`` it runs
+:func:`companion.training.rundir.prepare_vocabs`). ``--resume`` continues exactly or refuses,
+naming every option that differs from the run's; ``--reset-optimizer``, ``--reset-schedule`` and
+``--reset-data`` allow deliberate changes and are recorded (see
+:mod:`companion.training.resume`). Under ``torchrun`` it runs
 DistributedDataParallel; only rank 0 writes to RUN. Every evaluation prints one line to stderr
 (a progress bar is shown too when stderr is a terminal).
 """
@@ -21,11 +25,21 @@ from companion.validation import check_device, check_input_dir, check_output_dir
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, help="YAML config, e.g. configs/cpu/seq2seq.yaml")
+    parser.add_argument("--config", required=True,
+                        help="a preset name (e.g. cpu/seq2seq; `companion presets` lists them) or a YAML file")
     parser.add_argument("--data", required=True, help="directory with {train,valid}.{src,tgt} files")
     parser.add_argument("--out", required=True, help="run directory (vocabularies, checkpoints, metrics)")
     parser.add_argument("--max-steps", type=int, default=None, help="override train.max_steps")
-    parser.add_argument("--resume", action="store_true", help="continue from RUN/checkpoint-last.pt")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from RUN/checkpoint-last.pt exactly (a changed option is refused, "
+                             "unless a --reset flag allows it)")
+    for part, what in (("optimizer", "a new optimiser (train.preset, clip_norm, accum_steps, label_smoothing, "
+                                     "loss_normalization may change)"),
+                       ("schedule", "the learning-rate schedule starts again (train.preset, lr, warmup_steps, "
+                                    "decay_* may change)"),
+                       ("data", "a new epoch in a new batch order (data.max_tokens, data.max_len, train.seed "
+                                "may change)")):
+        parser.add_argument(f"--reset-{part}", action="store_true", help=f"with --resume: {what}")
     parser.add_argument("--set", dest="overrides", nargs="+", action="extend", default=[],
                         metavar="KEY=VALUE", help="override config values, e.g. train.lr=0.5")
     parser.add_argument("--compile", action="store_true", help="torch.compile the model")
@@ -43,9 +57,15 @@ def run(args: argparse.Namespace) -> int:
     if args.compile:
         overrides.append("train.compile=true")
     cfg = load_config(args.config, overrides)
+    for part in ("optimizer", "schedule", "data"):
+        if getattr(args, f"reset_{part}") and not args.resume:
+            raise ConfigError(f"--reset-{part} needs --resume (a new run has nothing to reset)")
     if args.device is not None:
         check_device("--device", args.device)
     check_input_dir("--data", args.data, "data directory")
+    from companion.training.rundir import read_split
+
+    read_split(cfg, args.data, "valid")  # a missing or empty valid split: before anything is written or trained
     run_dir = Path(args.out)
     last = run_dir / "checkpoint-last.pt"
     if args.resume and not last.exists():
@@ -66,16 +86,17 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     from companion.models import build_model
     from companion.repro import set_determinism
     from companion.training import checkpoint as ckpt_io
-    from companion.training.rundir import (check_resume, make_split_loader, prepare_vocabs, vocab_record,
-                                           write_config)
+    from companion.training.resume import Resets, describe
+    from companion.training.rundir import check_resume, make_split_loader, prepare_vocabs, vocab_record, write_config
     from companion.training.trainer import Trainer
 
     set_determinism(cfg.train.seed, cfg.train.threads, cfg.train.deterministic)  # the model's init
     last = run_dir / "checkpoint-last.pt"
-    resume = None
+    resume, changes = None, []
+    resets = Resets(args.reset_optimizer, args.reset_schedule, args.reset_data)
     if args.resume:
         resume = ckpt_io.load_checkpoint(last)
-        check_resume(resume, cfg, last)
+        changes = check_resume(resume, cfg, last, resets)
     src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, dist, resume=resume)
     vocab = vocab_record(src_vocab, tgt_vocab)
     if resume is not None:
@@ -91,8 +112,6 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     if cfg.train.valid_bleu:
         validate_fn = bleu_validator(src_vocab, tgt_vocab, valid_pairs, max_len_a=cfg.decode.max_len_a,
                                      max_len_b=cfg.decode.max_len_b)
-    if dist.is_main:
-        write_config(cfg, run_dir)
     # the config's seed/threads/deterministic are applied again by the Trainer: training's random
     # stream starts from the seed whatever building the model drew
     trainer = Trainer(model, train_loader, valid_loader, config=cfg.train, out_dir=run_dir,
@@ -100,7 +119,13 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
                       run_config=cfg.to_dict(), vocab=vocab, validate_fn=validate_fn,
                       d_model=cfg.model.args.get("d_model"), log_stream=sys.stderr)
     if resume is not None:
-        trainer.load_state_dict(resume)  # every rank continues its own random stream
+        trainer.load_state_dict(resume, resets, source=str(last))  # every rank continues its own random stream
+        if resets.names() or changes:  # a deliberate change: recorded in metrics.jsonl, config.yaml, checkpoints
+            event = describe(trainer.step, resets, changes)
+            trainer.resumes.append(event)
+            trainer.record(event)
+    if dist.is_main:
+        write_config(cfg, run_dir, trainer.resumes)
     history = trainer.fit()
     if dist.is_main:
         summary = f"step {trainer.step}"

@@ -29,7 +29,7 @@ from typing import Any
 import torch
 
 from companion.errors import CheckpointError, CompanionError, ConfigError
-from companion.training.checkpoint import atomic_save, load_checkpoint
+from companion.training.checkpoint import atomic_save, first_model_difference, load_checkpoint
 
 _STEP_FILE = re.compile(r"checkpoint-step(\d+)\.pt")
 
@@ -51,10 +51,10 @@ def _model_config(ckpt: dict) -> dict:
 def _check_same_run(ckpt: dict, first: dict, path: Path, first_path: Path) -> None:
     """Refuse ``ckpt`` unless its model config and vocabularies equal ``first``'s."""
     mine, theirs = _model_config(ckpt), _model_config(first)
-    for key in sorted(set(mine) | set(theirs)):
-        if mine.get(key) != theirs.get(key):
-            raise CheckpointError(f"{path}: model.{key} is {mine.get(key)!r} but {theirs.get(key)!r} "
-                                  f"in {first_path}; only checkpoints of one model can be averaged")
+    key = first_model_difference(mine, theirs)
+    if key is not None:
+        raise CheckpointError(f"{path}: model.{key} is {mine.get(key)!r} but {theirs.get(key)!r} "
+                              f"in {first_path}; only checkpoints of one model can be averaged")
     for side in ("src", "tgt"):
         a = ((ckpt.get("vocab") or {}).get(side) or {}).get("sha256")
         b = ((first.get("vocab") or {}).get(side) or {}).get("sha256")

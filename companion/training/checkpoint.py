@@ -148,15 +148,23 @@ def check_vocab(ckpt: dict, hashes: dict[str, str], path: str | Path) -> None:
             )
 
 
+def first_model_difference(a: dict, b: dict) -> str | None:
+    """The first key in which two model configs differ: ``name`` when the model families differ
+    (their other keys are not comparable), else the first in sorted order; None if equal."""
+    if a.get("name") != b.get("name"):
+        return "name"
+    return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), None)
+
+
 def check_model_config(ckpt: dict, model_cfg: dict, path: str | Path) -> None:
     """Refuse a checkpoint whose ``config["model"]`` differs from ``model_cfg``."""
     stored = (ckpt.get("config") or {}).get("model") or {}
-    for key in sorted(set(stored) | set(model_cfg)):
-        if stored.get(key) != model_cfg.get(key):
-            raise CheckpointError(
-                f"{path}: model.{key} is {stored.get(key)!r} in the checkpoint but "
-                f"{model_cfg.get(key)!r} in the config"
-            )
+    key = first_model_difference(stored, model_cfg)
+    if key is not None:
+        raise CheckpointError(
+            f"{path}: model.{key} is {stored.get(key)!r} in the checkpoint but "
+            f"{model_cfg.get(key)!r} in the config"
+        )
 
 
 def rotate(out_dir: Path, keep_last: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import torch
@@ -32,6 +33,11 @@ class DistInfo:
         return self.world_size > 1
 
 
+#: how long a collective may wait: rank 0 validates (and decodes for BLEU) alone while the other
+#: ranks wait at the next collective, longer than NCCL's 10-minute default allows on a big valid set
+COLLECTIVE_TIMEOUT = timedelta(hours=2)
+
+
 def default_device() -> torch.device:
     return torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
 
@@ -50,17 +56,23 @@ def init_distributed(device: str | None = None) -> DistInfo:
     else:
         dev = torch.device("cpu")
     if not dist.is_initialized():
-        dist.init_process_group(backend="nccl" if use_cuda else "gloo")
+        dist.init_process_group(backend="nccl" if use_cuda else "gloo", timeout=COLLECTIVE_TIMEOUT)
     return DistInfo(rank=rank, world_size=world, local_rank=local_rank, device=dev)
 
 
 def all_reduce_sum(value: float | int, device: torch.device) -> float:
     """Sum a number over all processes (the number itself when not distributed)."""
+    return all_reduce_sums([value], device)[0]
+
+
+def all_reduce_sums(values: list[float | int], device: torch.device) -> list[float | int]:
+    """Sum each of several numbers over all processes, in one collective (the numbers
+    themselves when not distributed)."""
     if not (dist.is_available() and dist.is_initialized()):
-        return value
-    t = torch.tensor([float(value)], dtype=torch.float64, device=device)
+        return list(values)
+    t = torch.tensor([float(v) for v in values], dtype=torch.float64, device=device)
     dist.all_reduce(t)
-    return t.item()
+    return t.tolist()
 
 
 def all_gather_object(obj: Any) -> list[Any]:

@@ -112,8 +112,11 @@ class StepSchedule:
         return {"last_step": self.last_step, "base_lrs": list(self.base_lrs)}
 
     def load_state_dict(self, state: dict) -> None:
+        """Continue at the stored step. The base rates stay this schedule's own (the
+        configuration's ``lr``): the stored ``base_lrs`` are a record, not a setting, so a
+        resume never trains at a rate other than the one its config names (the Trainer refuses
+        a changed ``lr`` unless the schedule is reset)."""
         self.last_step = int(state["last_step"])
-        self.base_lrs = [float(x) for x in state["base_lrs"]]
 
 
 def make_schedule(

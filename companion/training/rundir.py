@@ -11,7 +11,6 @@ A run directory ``RUN/`` holds::
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +18,15 @@ import torch
 import yaml
 from torch import nn
 
-from companion.config import Config, DataConfig, config_from_dict, drop_removed_keys
+from companion.config import Config, config_from_dict, drop_removed_keys
 from companion.data.batching import encode_pairs, make_loader
 from companion.data.parallel import load_split
 from companion.data.vocab import load_vocab, train_vocabs, vocab_from_bytes
 from companion.errors import CheckpointError, DataError
-from companion.models import build_model, with_defaults
+from companion.models import build_model
 from companion.training import checkpoint as ckpt_io
 from companion.training.distributed import DistInfo, barrier
+from companion.training.resume import Resets, check_resume_config, complete_config
 
 VOCAB_FILES = {"src": "vocab.src.model", "tgt": "vocab.tgt.model"}
 
@@ -67,21 +67,13 @@ def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistI
     return load_vocab(paths["src"]), load_vocab(paths["tgt"])
 
 
-def check_resume(resume: dict, cfg: Config, path: str | Path) -> None:
-    """Refuse to resume checkpoint ``resume`` (read from ``path``) under a config whose
-    vocabulary settings (:data:`VOCAB_KEYS`) or model differ from the checkpoint's."""
-    stored = (resume.get("config") or {}).get("data") or {}
-    stored = {**dataclasses.asdict(DataConfig()), **stored}
-    for key in VOCAB_KEYS:
-        if stored.get(key) != getattr(cfg.data, key):
-            raise CheckpointError(
-                f"{path}: data.{key} is {stored.get(key)!r} in the checkpoint but "
-                f"{getattr(cfg.data, key)!r} in the config (the run's vocabularies were built with "
-                f"the checkpoint's; resume with its data settings or start a new --out)")
-    model = (resume.get("config") or {}).get("model") or {"name": None}
-    if model.get("name") == cfg.model.name:  # compare with the constructor's defaults filled in
-        model = with_defaults(model)
-    ckpt_io.check_model_config({"config": {"model": model}}, with_defaults(cfg.model.to_dict()), path)
+def check_resume(resume: dict, cfg: Config, path: str | Path, resets: Resets = Resets()) -> list:
+    """Refuse to resume checkpoint ``resume`` (read from ``path``) under ``cfg`` if an option
+    differs from the run's that is neither free nor allowed by ``resets`` -- the model and the
+    vocabulary settings (:data:`VOCAB_KEYS`) never are -- with one line naming every such
+    option (see :mod:`companion.training.resume`). Returns the allowed changes."""
+    return check_resume_config(complete_config(resume.get("config") or {}), complete_config(cfg.to_dict()),
+                               path, resets)
 
 
 def vocab_record(src_vocab: Any, tgt_vocab: Any) -> dict:
@@ -89,10 +81,20 @@ def vocab_record(src_vocab: Any, tgt_vocab: Any) -> dict:
     return {"src": ckpt_io.vocab_entry(src_vocab.to_bytes()), "tgt": ckpt_io.vocab_entry(tgt_vocab.to_bytes())}
 
 
+def read_split(cfg: Config, data_dir: str | Path, split: str) -> list[tuple[str, str]]:
+    """The pairs of ``DIR/{split}.{src_lang,tgt_lang}``; a missing file or an empty split is a
+    one-line :class:`DataError` naming it."""
+    pairs = load_split(data_dir, split, cfg.data.src_lang, cfg.data.tgt_lang)
+    if not pairs:
+        raise DataError(f"{Path(data_dir) / split}.{cfg.data.src_lang}: the {split} split is empty "
+                        f"(no {cfg.data.src_lang}-{cfg.data.tgt_lang} pairs)")
+    return pairs
+
+
 def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: Any, tgt_vocab: Any, *,
                       shuffle: bool, dist: DistInfo | None = None, limit: int | None = None):
     """``(loader, pairs)`` for one split of DIR, batched under ``data.max_tokens``."""
-    pairs = load_split(data_dir, split, cfg.data.src_lang, cfg.data.tgt_lang)
+    pairs = read_split(cfg, data_dir, split)
     if limit:
         pairs = pairs[:limit]
     examples = encode_pairs(pairs, src_vocab, tgt_vocab, cfg.data.max_len if shuffle else None)
@@ -114,10 +116,16 @@ def search_options(cfg: Config, beam_size: int) -> dict:
     return options
 
 
-def write_config(cfg: Config, run_dir: Path) -> None:
+def write_config(cfg: Config, run_dir: Path, resumes: list[dict] = ()) -> None:
+    """``RUN/config.yaml``: the resolved configuration (``--config RUN/config.yaml`` trains it
+    again), headed by one comment line per resume that reset or changed something."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False, allow_unicode=True),
-                                         encoding="utf-8")
+    head = "".join(f"# resumed at step {r['step']}" + (f" with {' '.join('--reset-' + n for n in r['resets'])}"
+                                                         if r["resets"] else "")
+                   + "".join(f"; {k}: {old!r} -> {new!r}" for k, (old, new) in r["changed"].items()) + "\n"
+                   for r in resumes)
+    text = head + yaml.safe_dump(cfg.to_dict(), sort_keys=False, allow_unicode=True)
+    (run_dir / "config.yaml").write_text(text, encoding="utf-8")
 
 
 def load_run(path: str | Path, device: str | torch.device = "cpu") -> tuple[nn.Module, Any, Any, Config, dict]:

@@ -2,10 +2,24 @@
 Transformer. The only thing it needs from a model is ``logits = model(batch)``, shape
 ``(B, T, V)``, scoring ``batch.tgt_out`` (B, T).
 
-**Loss and perplexity.** The training loss is the token-level negative log-likelihood under
-teacher forcing, ``sum over real target tokens of -log p(y_t | y_<t, x)`` divided by the number
-of real target tokens (PAD is ignored, EOS counts), optionally with label smoothing. Perplexity
-is ``exp`` of that mean NLL computed *without* label smoothing over a whole data set:
+**Loss and perplexity.** The training loss is the negative log-likelihood under teacher
+forcing, ``sum over real target tokens of -log p(y_t | y_<t, x)`` (PAD is ignored, EOS counts;
+optionally with label smoothing), summed over the whole batch of an optimiser step and divided by
+what ``loss_normalization`` names:
+
+- ``tokens`` (default): the number of real target tokens -- a per-token mean (fairseq's default,
+  JoeyNMT's ``tokens``);
+- ``sentences``: the number of sentences -- each sentence's summed NLL, averaged over the batch
+  (fairseq's ``--sentence-avg``, JoeyNMT's ``batch``). This is what Sutskever et al. (2014)
+  ("divided by the size of the batch (namely, 128)") and Bahdanau et al. (2015) (the mean
+  log-likelihood of the sentences of a minibatch) minimised, so their learning rates and
+  clipping thresholds are meant for it;
+- ``batch``: nothing -- the batch's summed NLL (JoeyNMT's ``none``).
+
+"The batch" is the global batch of one optimiser step: every accumulation micro-batch on every
+DDP rank, so the gradient does not depend on how the batch is split. The logged ``train_loss``
+is the per-token mean whatever the normalisation, so curves compare across presets. Perplexity
+is ``exp`` of the mean NLL computed *without* label smoothing over a whole data set:
 :func:`evaluate_loss` sums the NLL of every real token and divides once by their number (not a
 mean of per-batch means).
 
@@ -40,21 +54,25 @@ number of ranks, given the same number on resume). With ``log_stream`` (the ``tr
 passes stderr) every evaluation also prints one line: step, epoch, mean training loss since the
 previous evaluation, validation perplexity (and BLEU), ``best`` when it improved, elapsed time.
 
-Distributed data parallel: each rank's loss is ``sum NLL / global ntokens * world_size`` (the
-token count all-reduced over ranks and accumulation steps), so DDP's gradient averaging yields
-exactly the gradient of the global token mean.
+Distributed data parallel: each rank's loss is ``sum NLL * world_size / global count`` (the
+count of ``loss_normalization`` -- tokens, sentences, or 1 -- all-reduced over ranks and
+accumulation steps), so DDP's gradient averaging yields exactly the gradient of the global
+batch's normalised loss. Only rank 0 runs the validation (loss, and the BLEU decode of
+``validate_fn``); the other ranks wait for it at the checkpoint that follows.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import random
 import time
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -65,8 +83,9 @@ from companion.repro import set_determinism
 from companion.specials import PAD
 from companion.training import checkpoint as ckpt_io
 from companion.training.checkpoint import link_atomic
-from companion.training.distributed import DistInfo, all_gather_object, all_reduce_sum
+from companion.training.distributed import DistInfo, all_gather_object, all_reduce_sum, all_reduce_sums
 from companion.training.optim import make_optimizer, make_schedule
+from companion.training.resume import Resets, check_resume_config, complete_config
 from companion.training.signals import StopSignals
 from companion.training.stream import BatchStream
 from companion.validation import check_choice, check_device
@@ -189,6 +208,7 @@ class Trainer:
             warmup_steps=cfg.warmup_steps, d_model=d_model or getattr(model, "d_model", 512),
             decay_start_epoch=cfg.decay_start_epoch, decay_every_epochs=cfg.decay_every_epochs)
         self.step, self.best = 0, math.inf
+        self.resumes: list[dict] = []
         self.stream = BatchStream(train_loader)
         self.history = History()
         self._window = [0.0, 0]  # training loss sum and steps since the last evaluation
@@ -201,33 +221,67 @@ class Trainer:
     # ------------------------------------------------------------ state
     def state_dict(self) -> dict:
         """The checkpoint dict (tensors and plain containers only; its size does not grow with
-        the step count)."""
+        the step count). ``config`` is the run config with this Trainer's options as its
+        ``train`` section; ``resumes`` lists the resumes that reset or changed something."""
         return {"model": self.raw_model.state_dict(), "optimizer": self.optimizer.state_dict(),
                 "scheduler": self.schedule.state_dict(), "step": self.step, "epoch": self.stream.epoch,
                 "batch_in_epoch": self.stream.position, "rng": ckpt_io.rng_state(),
-                "config": self.run_config, "vocab": self.vocab, "best": self.best}
+                "config": {**self.run_config, "train": asdict(self.cfg)}, "vocab": self.vocab,
+                "best": self.best, "resumes": list(self.resumes)}
 
-    def load_state_dict(self, state: dict) -> None:
-        """Continue exactly where ``state`` (a loaded checkpoint) stopped. The :class:`History`
-        starts empty: :meth:`fit` then returns what is trained from here on."""
+    def load_state_dict(self, state: dict, resets: Resets = Resets(), source: str = "checkpoint") -> list:
+        """Continue exactly where ``state`` (a loaded checkpoint) stopped; returns the changed
+        ``train`` options that ``resets`` allowed, as ``[(key, old, new)]``.
+
+        Refused with one :class:`~companion.errors.CheckpointError` line (naming ``source``):
+        options of this Trainer that differ from the checkpoint's, unless free or allowed by
+        ``resets`` (see :mod:`companion.training.resume`). With ``resets.optimizer`` the
+        optimiser state is not loaded, with ``resets.schedule`` the schedule starts again at its
+        step 1, with ``resets.data`` the batch stream starts the next epoch (in the loader's
+        order) and the random generators are seeded from ``seed`` and the step. The learning
+        rate is always the configuration's. The :class:`History` starts empty: :meth:`fit` then
+        returns what is trained from here on."""
+        stored_train = (state.get("config") or {}).get("train")
+        changes = []
+        if isinstance(stored_train, dict):
+            changes = check_resume_config(complete_config({"train": stored_train}),
+                                          complete_config({"train": asdict(self.cfg)}), source, resets,
+                                          sections=("train",))
         self.raw_model.load_state_dict(state["model"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.schedule.load_state_dict(state["scheduler"])
+        if not resets.optimizer:
+            self.optimizer.load_state_dict(state["optimizer"])
+        if not resets.schedule:
+            self.schedule.load_state_dict(state["scheduler"])
         self.step, self.best = int(state["step"]), float(state.get("best", math.inf))
-        self.stream = BatchStream(self.train_loader, int(state["epoch"]), int(state.get("batch_in_epoch", 0)))
+        self.resumes = list(state.get("resumes") or [])
+        epoch, position = int(state["epoch"]), int(state.get("batch_in_epoch", 0))
+        if resets.data and position:
+            epoch, position = epoch + 1, 0
+        self.stream = BatchStream(self.train_loader, epoch, position)
         self.history = History()
         self._window = [0.0, 0]
         by_rank = state.get("rng_by_rank") or []
-        if self.dist.enabled and len(by_rank) == self.dist.world_size:
+        if resets.data:
+            seed = self._rank_seed(self.step)
+            random.seed(seed)
+            np.random.seed(seed % 2**32)
+            torch.manual_seed(seed)
+        elif self.dist.enabled and len(by_rank) == self.dist.world_size:
             ckpt_io.set_rng_state(by_rank[self.dist.rank])  # each rank continues its own stream
         else:
             ckpt_io.set_rng_state(state["rng"])
             if self.dist.rank:  # saved by another number of ranks: not bitwise, but distinct streams
                 torch.manual_seed(self._rank_seed(self.step))
+        return changes
 
-    def resume(self, path: str | Path) -> None:
-        """Load ``path`` (e.g. ``RUN/checkpoint-last.pt``) and continue from it on :meth:`fit`."""
-        self.load_state_dict(ckpt_io.load_checkpoint(path))
+    def resume(self, path: str | Path, resets: Resets = Resets()) -> list:
+        """Load ``path`` (e.g. ``RUN/checkpoint-last.pt``) and continue from it on :meth:`fit`
+        (see :meth:`load_state_dict`)."""
+        return self.load_state_dict(ckpt_io.load_checkpoint(path), resets, source=str(path))
+
+    def record(self, rec: dict) -> None:
+        """Append ``rec`` to ``out_dir/metrics.jsonl`` (on rank 0 with an ``out_dir``; else nothing)."""
+        self._log(rec)
 
     def save(self, best: bool = False) -> Path | None:
         """Write ``checkpoint-step{N}.pt`` and point ``checkpoint-last.pt`` (and ``-best``) at it.
@@ -296,8 +350,10 @@ class Trainer:
     def _train_step(self) -> tuple[float, float]:
         cfg, step = self.cfg, self.step + 1
         batches = [self.stream.next() for _ in range(cfg.accum_steps)]
-        ntok = all_reduce_sum(sum(int(b.ntokens) for b in batches), self.device)
-        scale = self.dist.world_size / max(ntok, 1)
+        ntok, nsent = all_reduce_sums([sum(int(b.ntokens) for b in batches), sum(b.size for b in batches)],
+                                      self.device)
+        count = {"tokens": ntok, "sentences": nsent, "batch": 1}[cfg.loss_normalization]
+        scale = self.dist.world_size / max(count, 1)
         total = torch.zeros((), device=self.device)
         for i, batch in enumerate(batches):
             batch = batch.to(self.device)
@@ -360,7 +416,7 @@ class Trainer:
         self._window = [0.0, 0]
 
     def _validate(self, rec: dict) -> None:
-        if self.valid_loader is not None:
+        if self.valid_loader is not None and self.dist.is_main:  # the other ranks wait at save()
             nll, ppl, ntok = evaluate_loss(self.raw_model, self.valid_loader, self.device, self.cfg.precision)
             rec.update(valid_nll=nll, valid_ppl=ppl, valid_tokens=ntok)
             if self.validate_fn is not None:
