@@ -1,7 +1,9 @@
 """Figures for the book: one module per kind of figure (alignments, curves, heatmaps, ...).
 
 Every plotting function takes an optional matplotlib ``ax`` and returns it, so a chapter can
-compose figures; nothing here calls ``plt.show()``.
+compose figures; nothing here calls ``plt.show()``. A chapter shows its figures with
+:func:`show` (:mod:`companion.plots.figure`: every panel titled and its axes labelled), and model
+families keep one colour across the book (:mod:`companion.plots.palette`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,9 @@ from __future__ import annotations
 from companion.errors import require_extra
 
 require_extra("matplotlib", "plots", "companion.plots")
+
+from companion.plots.figure import FigureError, check_figure, no_axis_labels, show  # noqa: E402
+from companion.plots.palette import FAMILY_COLOURS, colours_for, family_of  # noqa: E402
 
 
 def use_hangul_font() -> str:

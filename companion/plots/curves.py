@@ -50,17 +50,28 @@ def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | 
                 title: str = "training curves"):
     """Draw train loss and validation NLL (nats per target token) against steps; with
     ``perplexity=True`` draw ``exp`` of both on a log axis. ``title`` titles the axes.
-    Returns the axes."""
+
+    Colours (:mod:`companion.plots.palette`): without ``label`` the train and validation curves
+    take :data:`~companion.plots.palette.TRAIN_COLOUR` and
+    :data:`~companion.plots.palette.VALID_COLOUR`; with a ``label`` naming a model family (so
+    that several runs can share the axes) validation takes the family's colour and train a
+    lighter shade of it. Returns the axes."""
     import matplotlib.pyplot as plt
+
+    from companion.plots.palette import TRAIN_COLOUR, VALID_COLOUR, colours_for, shade
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.5))
     steps, losses, vsteps, vnll = _series(source)
     f = (lambda x: math.exp(min(x, 700.0))) if perplexity else (lambda x: x)
     prefix = f"{label}: " if label else ""
-    line, = ax.plot(steps, [f(x) for x in losses], lw=1, alpha=0.7, label=f"{prefix}train")
+    train_colour, valid_colour = TRAIN_COLOUR, VALID_COLOUR
+    if label:
+        valid_colour = colours_for([label])[label]
+        train_colour = shade(valid_colour, 1, 2)
+    ax.plot(steps, [f(x) for x in losses], lw=1, alpha=0.8, color=train_colour, label=f"{prefix}train")
     if vsteps:
-        ax.plot(vsteps, [f(x) for x in vnll], "o-", color=line.get_color(), lw=2, ms=3,
+        ax.plot(vsteps, [f(x) for x in vnll], "o-", color=valid_colour, lw=2, ms=3,
                 label=f"{prefix}valid")
     ax.set_xlabel("optimiser step")
     ax.set_ylabel("perplexity" if perplexity else "NLL per target token (nats)")

@@ -33,7 +33,8 @@ def plot_bleu_by_length(
     unit: str = "source tokens",
     title: str | None = None,
 ) -> Any:
-    """Grouped bars of BLEU per length bucket, one colour per model.
+    """Grouped bars of BLEU per length bucket, one colour per model (its family's,
+    :func:`companion.plots.palette.colours_for`).
 
     ``results`` maps a model name to :func:`companion.evaluation.bleu_by_length` rows; every
     model must use the same buckets. A bucket a model has no sentence in (BLEU NaN) gets no bar.
@@ -47,12 +48,16 @@ def plot_bleu_by_length(
     for name in names[1:]:
         if [row[0] for row in results[name]] != buckets:
             raise DataError(f"plot_bleu_by_length: {name!r} uses different buckets from {names[0]!r}")
+    from companion.plots.palette import colours_for
+
     ax = _axes(ax)
     width = 0.8 / len(names)
+    colours = colours_for(names)
     for j, name in enumerate(names):
         drawn = [(i + (j - (len(names) - 1) / 2) * width, row[2])
                  for i, row in enumerate(results[name]) if not math.isnan(row[2])]
-        ax.bar([x for x, _ in drawn], [y for _, y in drawn], width=width, label=name)
+        ax.bar([x for x, _ in drawn], [y for _, y in drawn], width=width, label=name,
+               color=colours[name])
     # an empty bucket (BLEU NaN: no sentence of that length) gets no bar, not a bar at 0
     counts = [max(row[1] for row in (results[n][i] for n in names)) for i in range(len(buckets))]
     ax.set_xticks(range(len(buckets)))
@@ -104,11 +109,15 @@ def plot_valid_curves(
     """
     if not histories:
         raise DataError("plot_valid_curves: no runs to plot")
+    from companion.plots.palette import colours_for
+
     ax = _axes(ax)
+    colours = colours_for(list(histories))
     for name, records in histories.items():
         if not records or key not in records[0]:
             raise DataError(f"plot_valid_curves: run {name!r} has no {key!r} records")
-        ax.plot([r["step"] for r in records], [r[key] for r in records], marker="o", ms=3, label=name)
+        ax.plot([r["step"] for r in records], [r[key] for r in records], marker="o", ms=3, label=name,
+                color=colours[name])
     ax.set_xlabel("training step")
     ax.set_ylabel("validation perplexity" if key == "valid_ppl" else key)
     ax.set_yscale("log")

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 
+from companion.plots.palette import colours_for
+
 
 def _axis(ax):
     if ax is None:
@@ -25,8 +27,10 @@ def plot_gradient_norms(curves: Mapping[str, Mapping[str, Sequence[float]]], ax=
     :func:`companion.experiments.gradients.gradient_norms_vs_length` (keys ``"T"``, ``"h"``, maybe ``"c"``).
     """
     ax = _axis(ax)
+    colours = colours_for(list(curves))
     for label, curve in curves.items():
-        line, = ax.plot(curve["T"], curve["h"], marker="o", label=f"{label}: ||dL/dh_1||")
+        line, = ax.plot(curve["T"], curve["h"], marker="o", label=f"{label}: ||dL/dh_1||",
+                        color=colours[label])
         if "c" in curve:
             ax.plot(curve["T"], curve["c"], marker="s", linestyle="--", color=line.get_color(),
                     label=f"{label}: ||dL/dc_1||")
@@ -44,10 +48,11 @@ def plot_accuracy_vs_length(accuracy: Mapping[str, Mapping[int, Sequence[float]]
     """Recall accuracy against the number of distractors ``T``: the mean over seeds as a line,
     every seed as a dot; ``accuracy[label][T]`` is the list of per-seed accuracies."""
     ax = _axis(ax)
+    colours = colours_for(list(accuracy))
     for label, by_length in accuracy.items():
         lengths = sorted(by_length)
         means = [sum(by_length[T]) / len(by_length[T]) for T in lengths]
-        line, = ax.plot(lengths, means, marker="o", label=label)
+        line, = ax.plot(lengths, means, marker="o", label=label, color=colours[label])
         for T in lengths:
             ax.scatter([T] * len(by_length[T]), by_length[T], color=line.get_color(), s=12, alpha=0.5)
     ax.axhline(chance, color="gray", linestyle=":", label="chance")
@@ -68,9 +73,10 @@ def plot_runs(runs: Mapping[str, object], ax=None, title: str = "training loss a
     if ax is None:
         _, ax = plt.subplots(2, 1, figsize=(6, 5), sharex=True)
     top, bottom = ax
+    colours = colours_for(list(runs))
     for label, run in runs.items():
-        top.plot(run.losses, label=label)
-        bottom.plot(run.grad_norms, label=label)
+        top.plot(run.losses, label=label, color=colours[label])
+        bottom.plot(run.grad_norms, label=label, color=colours[label])
     top.set_title(title)
     top.set_ylabel("training loss")
     bottom.set_ylabel("gradient norm (before clipping)")
@@ -88,10 +94,11 @@ def plot_valid_bpc(curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], 
     """Validation bits per character against the training step, one line per model, with
     horizontal lines for ``baselines`` (e.g. n-gram models)."""
     ax = _axis(ax)
+    colours = colours_for([*curves, *(baselines or {})])
     for label, (steps, bpc) in curves.items():
-        ax.plot(steps, bpc, marker="o", label=label)
+        ax.plot(steps, bpc, marker="o", label=label, color=colours[label])
     for label, value in (baselines or {}).items():
-        ax.axhline(value, linestyle="--", color="gray", alpha=0.7)
+        ax.axhline(value, linestyle="--", color=colours[label], alpha=0.8)
         ax.annotate(label, xy=(0.01, value), xycoords=("axes fraction", "data"),
                     textcoords="offset points", xytext=(2, 3), fontsize=8)
     ax.set_xlabel("training step")
