@@ -14,7 +14,8 @@ import torch
 from companion.data.batching import collate, lm_batches
 from companion.decoding import beam_search, greedy_search
 from companion.models import MODELS, build_model, get_model_class
-from companion.models.contract import AttentionTranslator, LanguageModel, Translator, is_translator
+from companion.models.contract import (CHECK_VALUES_ENV, AttentionTranslator, EveryRowReorder, LanguageModel,
+                                       Translator, check_source, checks_values, is_translator, sentence_rows)
 from companion.specials import PAD
 from companion.training.checkpoint import atomic_save
 from tests.helpers import random_pairs
@@ -186,7 +187,7 @@ def test_attention_weights_are_distributions_over_real_tokens(name):
     batch = collate(_pairs())
     with torch.no_grad():
         state = model.encode(batch.src, batch.src_lengths)
-        _, state = model.step(batch.tgt_in[:, 0], state)
+        _, state = model.step(batch.tgt_in[:, 0], state, need_attention=True)
         w = model.step_attention(state)
     assert w.shape == batch.src.shape
     torch.testing.assert_close(w.sum(-1), torch.ones(w.shape[0], dtype=w.dtype))
@@ -203,3 +204,94 @@ def test_a_model_without_attention_refuses_to_return_it():
     batch = collate(_pairs())
     with pytest.raises(ConfigError, match="no attention to return"):
         greedy_search(model, batch.src, batch.src_lengths, max_len=4, return_attention=True)
+
+
+
+# ---------------------------------------------------------------------------------- shared source state
+def _grouped(name: str) -> bool:
+    batch = collate(_pairs()[:1])
+    with torch.no_grad():
+        return hasattr(_build(name).encode(batch.src, batch.src_lengths), "per_sentence")
+
+
+GROUPED = [n for n in TRANSLATORS if _grouped(n)]
+
+
+def test_the_attention_models_share_their_source_tensors_per_sentence():
+    assert {"transformer", "rnnsearch"} <= set(GROUPED)
+
+
+@pytest.mark.parametrize("name", GROUPED)
+def test_beam_like_reorders_keep_one_copy_per_sentence_and_equal_recomputation(name):
+    """Rows in blocks per sentence (beam search's layout) share their sentence's tensors; the
+    steps equal those of a state built from repeated sources, which has a copy per row."""
+    model = _build(name)
+    batch = collate(_pairs()[:3])
+    k = 3
+    with torch.no_grad():
+        state = model.encode(batch.src, batch.src_lengths)
+        shared = {f: getattr(state, f) for f in state.per_sentence}
+        state = model.reorder_state(state, torch.arange(3).repeat_interleave(k))
+        assert state.group == k
+        for f in state.per_sentence:  # nothing copied: the very same tensors
+            assert getattr(state, f) is shared[f]
+        rows = torch.arange(3).repeat_interleave(k)
+        fresh = model.encode(batch.src[rows], batch.src_lengths[rows])
+        prev, live = torch.tensor([1] * (3 * k)), 3
+        for t in range(4):
+            a, state = model.step(prev, state)
+            b, fresh = model.step(prev, fresh)
+            torch.testing.assert_close(a, b, rtol=0, atol=1e-12)
+            # each sentence keeps its k rows in a new order; after step 2 the middle one finishes
+            order = torch.tensor([2, 0, 0]) if t % 2 else torch.tensor([1, 1, 2])
+            index = (torch.arange(live).unsqueeze(1) * k + order).reshape(-1)
+            if t == 2:
+                index, live = index.view(live, k)[[0, 2]].reshape(-1), 2
+            state, fresh = model.reorder_state(state, index), model.reorder_state(fresh, index)
+            prev = a.argmax(-1)[index]
+        first = getattr(state, state.per_sentence[-1])
+        first = first[0][0] if isinstance(first, tuple) else first
+        assert state.group == k and first.shape[0] == 2  # only the finished sentence was dropped
+
+
+@pytest.mark.parametrize("name", GROUPED)
+def test_per_sentence_reorder_gives_the_outputs_of_a_copy_per_row(name):
+    """The reference reorder (every row its own copy, the search before per-sentence states)
+    and the model's own give the same hypotheses."""
+    model = _build(name)
+    batch = collate(_pairs())
+    kw = dict(beam_size=3, nbest=2, length_penalty=0.6, max_len=8)
+    shared = beam_search(model, batch.src, batch.src_lengths, **kw)
+    copied = beam_search(EveryRowReorder(model), batch.src, batch.src_lengths, **kw)
+    for a, b in zip(shared, copied):
+        assert [h.tokens for h in a] == [h.tokens for h in b]
+        assert [h.score for h in a] == pytest.approx([h.score for h in b], abs=1e-12)
+
+
+def test_sentence_rows_finds_blocks_of_rows_per_sentence():
+    # beam search's first reorder: k = 3 copies of each of 2 sentences -> nothing to copy
+    keep, group = sentence_rows(torch.tensor([0, 0, 0, 1, 1, 1]), 1, 2)
+    assert keep is None and group == 3
+    # hypotheses reordered within their sentence: still nothing to copy
+    keep, group = sentence_rows(torch.tensor([2, 0, 0, 4, 3, 5]), 3, 2)
+    assert keep is None and group == 3
+    # sentence 0 finished: only sentence 1's tensors are kept
+    keep, group = sentence_rows(torch.tensor([4, 3, 5]), 3, 2)
+    assert keep.tolist() == [1] and group == 3
+    # a reorder that mixes sentences gives each row its own copy
+    keep, group = sentence_rows(torch.tensor([3, 0, 1]), 3, 2)
+    assert keep.tolist() == [1, 0, 0] and group == 1
+    keep, group = sentence_rows(torch.tensor([2, 0, 0, 1]), 1, 3)
+    assert keep.tolist() == [2, 0, 0, 1] and group == 1
+    keep, group = sentence_rows(torch.tensor([], dtype=torch.long), 2, 3)
+    assert keep.numel() == 0 and group == 1
+
+
+def test_value_checks_run_on_the_cpu_and_only_on_request_on_an_accelerator(monkeypatch):
+    cpu = torch.zeros(2, dtype=torch.long)
+    meta = torch.zeros(2, dtype=torch.long, device="meta")  # stands for a GPU: no values to read
+    monkeypatch.delenv(CHECK_VALUES_ENV, raising=False)
+    assert checks_values(cpu) and not checks_values(meta)
+    check_source(torch.zeros(2, 3, dtype=torch.long, device="meta"), meta, "test")  # shapes only
+    monkeypatch.setenv(CHECK_VALUES_ENV, "1")
+    assert checks_values(meta)

@@ -42,18 +42,38 @@ def test_wide_beam_equals_exhaustive_search(seed, rule, alpha, form):
             assert hb.log_prob == pytest.approx(he.log_prob, abs=1e-12)
 
 
+class WithoutSpecials:
+    """A translator that gives PAD and BOS probability 0 (the rest renormalised)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def encode(self, src, src_lengths):
+        return self.model.encode(src, src_lengths)
+
+    def step(self, prev, state):
+        log_probs, state = self.model.step(prev, state)
+        return torch.log_softmax(ban_tokens(log_probs), dim=-1), state
+
+    def reorder_state(self, state, index):
+        return self.model.reorder_state(state, index)
+
+
 def test_exhaustive_search_scores_every_output():
-    model = tiny(0)
+    model = WithoutSpecials(tiny(0))
     exact = exhaustive_search(model, SRC[:1], SRC_LEN[:1], nbest=1000, max_len=3)[0]
-    everything = list(all_outputs([3, 4, 5, 6], 3))  # UNK (3) is a real token too
+    # UNK (3) is a real token too; outputs cut at the limit (3 tokens, no EOS) are outputs too
+    everything = list(all_outputs([3, 4, 5, 6], 3, truncated=True))
+    assert len(everything) == 1 + 4 + 16 + 64
     assert sorted(tokens(exact)) == sorted(everything)
+    assert all(h.truncated == (EOS not in h.tokens) for h in exact)
     scores = score_sequences(model, SRC[:1].repeat(len(everything), 1),
                              SRC_LEN[:1].repeat(len(everything)), everything)
     best = max(zip(scores, everything))
     assert exact[0].tokens == best[1]
     assert exact[0].log_prob == pytest.approx(best[0], abs=1e-12)
-    # the probabilities of all outputs of length <= 3 sum to at most 1
-    assert 0 < sum(math.exp(s) for s in scores) <= 1 + 1e-12
+    # finished and truncated outputs partition the whole probability mass (1 with PAD, BOS at 0)
+    assert sum(math.exp(s) for s in scores) == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -85,18 +105,76 @@ def test_greedy_batched_equals_one_by_one():
         assert greedy_search(model, SRC[b : b + 1], SRC_LEN[b : b + 1])[0].tokens == batched[b].tokens
 
 
-def test_outputs_end_with_eos_never_hold_pad_or_bos_and_respect_the_limit():
+def test_outputs_end_with_eos_or_are_cut_at_the_limit_and_never_hold_pad_or_bos():
     model = tiny(2, vocab=9, layers=2)
     limits = max_lengths(SRC_LEN, 0.5, 1)
     beams = beam_search(model, SRC, SRC_LEN, beam_size=3, nbest=3, max_len_a=0.5, max_len_b=1)
     greedy = greedy_search(model, SRC, SRC_LEN, max_len_a=0.5, max_len_b=1)
+    cut = 0
     for b, hyps in enumerate(beams):
         assert 1 <= len(hyps) <= 3
         assert [h.score for h in hyps] == sorted((h.score for h in hyps), reverse=True)
         for h in hyps + [greedy[b]]:
-            assert h.tokens[-1] == EOS and EOS not in h.tokens[:-1]
-            assert PAD not in h.tokens and BOS not in h.tokens
+            assert PAD not in h.tokens and BOS not in h.tokens and EOS not in h.tokens[:-1]
             assert len(h.tokens) <= int(limits[b])
+            if h.truncated:
+                assert len(h.tokens) == int(limits[b]) and h.tokens[-1] != EOS
+                cut += 1
+            else:
+                assert h.tokens[-1] == EOS
+    assert cut > 0  # the limits (2, 2, 3) are short enough to cut some hypotheses
+
+
+class AvoidsEos:
+    """A translator that almost never ends a sentence: EOS gets 30 nats less than the model says."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def encode(self, src, src_lengths):
+        return self.model.encode(src, src_lengths)
+
+    def step(self, prev, state):
+        log_probs, state = self.model.step(prev, state)
+        lowered = log_probs.clone()
+        lowered[:, EOS] -= 30.0
+        return torch.log_softmax(lowered, dim=-1), state
+
+    def reorder_state(self, state, index):
+        return self.model.reorder_state(state, index)
+
+
+def test_the_length_limit_keeps_the_chosen_tokens_and_marks_the_hypothesis_truncated():
+    """"Stop at EOS or after max_len tokens": the limit never puts EOS in place of a token."""
+    model = AvoidsEos(tiny(4, vocab=10))
+    greedy = greedy_search(model, SRC, SRC_LEN, max_len=4)
+    with evaluating(model.model):  # the argmax over every real token, EOS included, step by step
+        state, prev, expected = model.encode(SRC, SRC_LEN), torch.full((3,), BOS), []
+        for _ in range(4):
+            log_probs, state = model.step(prev, state)
+            prev = ban_tokens(log_probs).argmax(-1)
+            expected.append(prev.tolist())
+    for b, h in enumerate(greedy):
+        assert h.tokens == tuple(row[b] for row in expected)
+        assert h.truncated and len(h) == 4 and EOS not in h.tokens
+    beams = beam_search(model, SRC, SRC_LEN, beam_size=1, max_len=4)
+    exact = exhaustive_search(model, SRC, SRC_LEN, max_len=4)
+    for g, b, e in zip(greedy, beams, exact):
+        assert g.tokens == b[0].tokens and b[0].truncated and e[0].truncated and len(e[0]) == 4
+        assert g.log_prob == pytest.approx(b[0].log_prob, abs=1e-12)
+    wide = beam_search(model, SRC, SRC_LEN, beam_size=4, nbest=4, max_len=4)
+    assert all(h.truncated and len(h) == 4 for hyps in wide for h in hyps)
+    assert not Hypothesis((4, EOS), -1.0, -1.0).truncated  # finished unless said otherwise
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_beam_of_one_is_greedy_at_the_length_limit_too(seed):
+    model = tiny(seed, vocab=12, layers=2)
+    for max_len in (1, 2, 3):
+        greedy = greedy_search(model, SRC, SRC_LEN, max_len=max_len)
+        beam = beam_search(model, SRC, SRC_LEN, beam_size=1, max_len=max_len)
+        assert [(g.tokens, g.truncated) for g in greedy] == [(b[0].tokens, b[0].truncated) for b in beam]
+        assert [g.log_prob for g in greedy] == pytest.approx([b[0].log_prob for b in beam], abs=1e-12)
 
 
 class PrefersSpecials:
@@ -228,8 +306,10 @@ def test_bad_sources_are_data_errors():
         greedy_search(model, SRC, SRC_LEN[:2])
     with pytest.raises(DataError, match=r"src_lengths must lie in \[1, 5\], got min 0 max 5"):
         exhaustive_search(model, SRC, torch.tensor([0, 2, 5]))
-    with pytest.raises(DataError, match="must end with EOS"):
-        score_sequences(model, SRC[:1], SRC_LEN[:1], [[4, 5]])
+    with pytest.raises(DataError, match="must be non-empty with EOS only at its end"):
+        score_sequences(model, SRC[:1], SRC_LEN[:1], [[4, EOS, 5]])
+    with pytest.raises(DataError, match="must be non-empty with EOS only at its end"):
+        score_sequences(model, SRC[:1], SRC_LEN[:1], [[]])
 
 
 def test_exhaustive_search_refuses_huge_spaces():

@@ -9,8 +9,9 @@ from companion.errors import ConfigError
 from companion.experiments.seed004 import (SEED004_RECORDED, NNTransformerTranslator, seed004_batch,
                                            seed004_lines, seed004_models, to_package_transformer)
 from companion.models.transformer import RecomputingDecoder, Transformer
+from companion.specials import BOS, EOS, PAD
 from companion.training.optim import make_optimizer
-from companion.training.trainer import sequence_loss
+from companion.training.trainer import Trainer, sequence_loss
 
 
 @pytest.mark.parametrize("implementation", ["package", "nn.Transformer"])
@@ -79,3 +80,35 @@ def test_post_ln_models_do_not_convert_and_bad_names_are_config_errors():
     with pytest.raises(ConfigError, match=r"^seed004_lines: implementation must be one of 'package', "
                                           r"'nn.Transformer', got 'torch'$"):
         seed004_lines("torch")
+
+
+def documents_loop(model: NNTransformerTranslator, src: torch.Tensor, steps: int = 5) -> list[int]:
+    """The document's generation procedure, written plainly: start from BOS, rerun the decoder over
+    everything generated so far, take the highest-scoring id at the last position with PAD and
+    BOS excluded, append it, and stop after EOS or after ``steps`` new ids."""
+    generated = [BOS]
+    with torch.no_grad():
+        memory = model.encoder_output(src)
+        while len(generated) <= steps:
+            hidden, _ = model.decoder_output(torch.tensor([generated]), memory, src)
+            scores = model.logits(hidden[0, -1]).clone()
+            scores[[PAD, BOS]] = float("-inf")
+            generated.append(int(scores.argmax()))
+            if generated[-1] == EOS:
+                break
+    return generated
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_package_generates_what_the_documents_loop_generates_from_other_seeds(seed):
+    """From any initial seed, greedy search with ``max_len=5`` returns the document's ids: at most
+    five generated tokens, the last one the model's choice, never an EOS forced in its place."""
+    reference, _ = seed004_models(seed)
+    batch = seed004_batch()
+    Trainer(reference, [batch], None, preset="adam", lr=1e-3, max_steps=1, eval_every=0, clip_norm=0.0,
+            progress=False).fit()
+    reference.eval()
+    expected = documents_loop(reference, batch.src[:1])
+    assert len(expected) <= 6 and (expected[-1] == EOS or len(expected) == 6)
+    for implementation in ("package", "nn.Transformer"):
+        assert seed004_lines(implementation, seed)[-1] == f"generated_ids={expected}"

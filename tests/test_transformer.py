@@ -249,14 +249,47 @@ def test_reorder_state_selects_every_cached_tensor():
     with torch.no_grad():
         state = model.encode(batch.src, batch.src_lengths)
         _, state = model.step(batch.tgt_in[:, 0], state)
-        _, state = model.step(batch.tgt_in[:, 1], state)
+        _, state = model.step(batch.tgt_in[:, 1], state, need_attention=True)
         index = torch.tensor([2, 2, 0])
         picked = model.reorder_state(state, index)
-    assert picked.steps == 2
+    assert picked.steps == 2 and picked.group == 1  # rows of mixed sentences: a copy per row
     assert torch.equal(picked.src_mask, state.src_mask[index])
     assert torch.equal(picked.attention, state.attention[index])
     for (k, v), (k0, v0) in zip(picked.self_kv + picked.cross_kv, state.self_kv + state.cross_kv):
         assert torch.equal(k, k0[index]) and torch.equal(v, v0[index])
+
+
+def test_hypotheses_of_one_sentence_share_its_cross_attention_keys_and_values():
+    model = _model()
+    batch = collate(_pairs(n=3))
+    with torch.no_grad():
+        state = model.encode(batch.src, batch.src_lengths)
+        beams = model.reorder_state(state, torch.arange(3).repeat_interleave(4))  # beam search's start
+        assert beams.group == 4 and beams.cross_kv is state.cross_kv and beams.src_mask is state.src_mask
+        log_probs, beams = model.step(torch.full((12,), BOS), beams, need_attention=True)
+        alone, single = model.step(torch.full((3,), BOS), state, need_attention=True)
+        torch.testing.assert_close(log_probs, alone.repeat_interleave(4, dim=0), rtol=0, atol=1e-12)
+        torch.testing.assert_close(model.step_attention(beams), single.attention.repeat_interleave(4, dim=0),
+                                   rtol=0, atol=1e-12)
+        # sentence 1 finishes: its keys and values leave, the other two stay shared by their beams
+        index = torch.tensor([1, 0, 0, 3, 9, 9, 8, 11])
+        later = model.reorder_state(beams, index)
+        assert later.group == 4 and later.cross_kv[0][0].shape[0] == 2
+        assert torch.equal(later.cross_kv[0][0], state.cross_kv[0][0][[0, 2]])
+        assert torch.equal(later.self_kv[0][0], beams.self_kv[0][0][index])
+
+
+def test_attention_weights_are_computed_only_when_asked_for():
+    model = _model()
+    batch = collate(_pairs(n=3))
+    with torch.no_grad():
+        state = model.encode(batch.src, batch.src_lengths)
+        plain, without = model.step(batch.tgt_in[:, 0], state)
+        asked, with_weights = model.step(batch.tgt_in[:, 0], state, need_attention=True)
+    assert without.attention is None and with_weights.attention.shape == batch.src.shape
+    torch.testing.assert_close(plain, asked, rtol=0, atol=1e-12)  # fused or written out, the same numbers
+    with pytest.raises(DataError, match=r"kept no attention weights; take it with step\(\.\.\., need_attention=True\)"):
+        model.step_attention(without)
 
 
 # ---------------------------------------------------------------------------------- attention weights
@@ -274,7 +307,7 @@ def test_cross_attention_shapes_and_step_attention_agree_with_it():
     with torch.no_grad():
         state = model.encode(batch.src, batch.src_lengths)
         for t in range(T):
-            _, state = model.step(batch.tgt_in[:, t], state)
+            _, state = model.step(batch.tgt_in[:, t], state, need_attention=True)
             real = batch.tgt_in[:, t] != PAD  # (a PAD input is fed step by step but masked when forced)
             torch.testing.assert_close(model.step_attention(state)[real], w[real, -1, :, t].mean(1),
                                        rtol=0, atol=1e-12)

@@ -34,8 +34,11 @@ def decode_corpus(
 ) -> list[list[Hypothesis]]:
     """Decode id sequences (each ending with EOS) in length-sorted batches; input order kept.
 
-    ``beam_size=1`` with no length penalty uses :func:`~companion.decoding.search.greedy_search` (the
-    same output, faster); other options go to :func:`~companion.decoding.search.beam_search`.
+    Options go to :func:`~companion.decoding.search.beam_search`. Where beam search of width 1
+    is exactly greedy search -- one hypothesis returned, no length penalty, the ``"top_k"``
+    finish rule -- :func:`~companion.decoding.search.greedy_search` runs instead (the same
+    output, faster); ``finish_rule="every"`` with ``beam_size=1`` keeps every EOS extension, so
+    it stays a beam search.
     """
     if not isinstance(batch_size, int) or batch_size < 1:
         raise ConfigError(f"decode_corpus: batch_size must be a positive integer, got {batch_size!r}")
@@ -45,7 +48,8 @@ def decode_corpus(
     device = _device_of(model)
     order = sorted(range(len(sources)), key=lambda i: (len(sources[i]), i))
     out: list[list[Hypothesis] | None] = [None] * len(sources)
-    use_greedy = beam_size == 1 and nbest == 1 and not search.get("length_penalty", 0.0)
+    use_greedy = (beam_size == 1 and nbest == 1 and not search.get("length_penalty", 0.0)
+                  and search.get("finish_rule", "top_k") == "top_k")
     for start in range(0, len(order), batch_size):
         ids = order[start : start + batch_size]
         width = max(len(sources[i]) for i in ids)

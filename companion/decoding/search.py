@@ -12,10 +12,16 @@ so the LSTM encoder-decoder, RNNsearch and the Transformer share the same search
 
 Conventions:
 
-- hypotheses never contain BOS or PAD (both are banned at every step); every returned hypothesis
-  ends with EOS: at the last allowed step only EOS may be chosen;
+- hypotheses never contain BOS or PAD (both are banned at every step);
 - the longest output of sentence ``i`` is ``min(max_len, floor(max_len_a * src_lengths[i] +
-  max_len_b))`` tokens, EOS included (``src_lengths`` counts the source's EOS too);
+  max_len_b))`` tokens, EOS included (``src_lengths`` counts the source's EOS too). A hypothesis
+  ends with EOS, unless the limit cut it: then it holds exactly that many tokens, none of them
+  EOS, and is marked ``truncated`` -- the search never puts EOS in place of the token the model
+  chose (the loop "stop at EOS or after ``max_len`` tokens" that a reader writes by hand).
+  Greedy, beam and exhaustive search treat the limit alike: at the last allowed step, beam
+  search's ``beam_size`` best extensions end the search (those ending in EOS as finished
+  hypotheses, the others as truncated ones, ranked together by the same score), so beam 1 is
+  greedy and a wide beam is the exhaustive argmax;
 - scores are sums of log-probabilities, optionally divided by a length penalty ``lp(|Y|)``
   where ``|Y|`` counts the generated tokens including EOS: GNMT's
   ``((5 + |Y|) / 6) ** alpha`` (Wu et al. 2016) or plain ``|Y| ** alpha`` (``alpha = 1`` is
@@ -26,8 +32,10 @@ Conventions:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import math
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -41,17 +49,17 @@ from companion.validation import check_int
 
 NEG_INF = float("-inf")
 
-#: ids a search never generates
-
 
 @dataclass(frozen=True)
 class Hypothesis:
     """One output sentence.
 
     Attributes:
-        tokens: generated ids, ending with EOS (no BOS, no PAD).
+        tokens: generated ids (no BOS, no PAD), ending with EOS unless ``truncated``.
         score: the ranking score: ``log_prob / lp(len(tokens))`` (``log_prob`` when alpha = 0).
         log_prob: ``sum_t log p(y_t | y_<t, x)`` over ``tokens``.
+        truncated: the length limit cut the hypothesis before the model chose EOS: ``tokens``
+            holds the limit's number of tokens and no EOS.
         attention: ``(len(tokens), S)`` weights over the source's real tokens at each output
             step, when the search was asked for them (``return_attention=True``), else None.
     """
@@ -59,6 +67,7 @@ class Hypothesis:
     tokens: tuple[int, ...]
     score: float
     log_prob: float
+    truncated: bool = False
     attention: torch.Tensor | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
@@ -90,7 +99,8 @@ def _check_penalty(alpha: float, form: str) -> None:
 def max_lengths(
     src_lengths: torch.Tensor, max_len_a: float = 1.5, max_len_b: int = 10, max_len: int | None = None
 ) -> torch.Tensor:
-    """Longest output per sentence, EOS included: ``min(max_len, floor(a * |src| + b))``, >= 1.
+    """The most tokens a hypothesis of each sentence may hold (EOS included when it ends with
+    one): ``min(max_len, floor(a * |src| + b))``, >= 1.
 
     ``src_lengths`` (B,) -> (B,) int64 on the CPU.
     """
@@ -117,6 +127,80 @@ def _members(model: Any) -> list[Any]:
     return list(members) if isinstance(members, (list, tuple)) else [model]
 
 
+def state_nbytes(state: Any) -> int:
+    """Bytes held by the tensors of a decoder state (a tensor, a dataclass, or nested
+    tuples/lists/dicts of them); a tensor met twice is counted once."""
+    seen: set[int] = set()
+
+    def walk(x: Any) -> int:
+        if isinstance(x, torch.Tensor):
+            if id(x) in seen:
+                return 0
+            seen.add(id(x))
+            return x.numel() * x.element_size()
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            return sum(walk(getattr(x, f.name)) for f in dataclasses.fields(x))
+        if isinstance(x, (tuple, list)):
+            return sum(walk(v) for v in x)
+        if isinstance(x, dict):
+            return sum(walk(v) for v in x.values())
+        return 0
+
+    return walk(state)
+
+
+def available_memory(device: torch.device | str) -> int | None:
+    """Bytes that tensors on ``device`` can still take: free GPU memory plus what the CUDA
+    allocator holds unused, or the host's ``MemAvailable``; None when it cannot be told."""
+    device = torch.device(device)
+    if device.type == "cuda":
+        free, _ = torch.cuda.mem_get_info(device)
+        return int(free + torch.cuda.memory_reserved(device) - torch.cuda.memory_allocated(device))
+    if device.type != "cpu":
+        return None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB"
+
+
+def check_search_memory(model: Any, state: Any, sentences: int, beam_size: int, max_steps: int,
+                        device: torch.device | str) -> None:
+    """Refuse (one-line :class:`ConfigError`) a beam search whose tensors cannot fit in memory.
+
+    ``state`` is :meth:`encode`'s state for ``sentences`` sentences. The estimate counts, for
+    each of the ``sentences * beam_size`` hypotheses, that state's share (as if every row held
+    its own copy), the three ``(V,)`` score rows of a step (the model's logits and
+    log-probabilities, the extended scores) in at least float32, and the token histories of
+    ``max_steps`` ids; it is a lower bound on what the search needs at its peak, so a refusal
+    is never wrong, and the allocator traceback a beam of 200,000 otherwise ends in becomes
+    one line before any search step runs.
+    """
+    members = _members(model)
+    vocab = max((getattr(m, "tgt_vocab_size", 0) or 0) for m in members)
+    per_state = state_nbytes(state) / max(sentences, 1)
+    rows = sentences * beam_size
+    need = rows * (per_state + 3 * vocab * 4 + 2 * max_steps * 8)
+    have = available_memory(device)
+    if have is not None and need > have:
+        raise ConfigError(
+            f"decode: a beam of {beam_size} over {sentences} sentence(s) needs at least {_gib(need)} "
+            f"({rows} hypotheses x {vocab} target tokens and their decoder states), but only "
+            f"{_gib(have)} of {torch.device(device).type} memory is available; use a smaller beam "
+            f"or batch size")
+
+
 @contextlib.contextmanager
 def evaluating(model: Any) -> Iterator[None]:
     """Switch ``model`` (or every member of an ensemble) to eval mode and disable
@@ -133,15 +217,6 @@ def evaluating(model: Any) -> Iterator[None]:
             m.train(mode)
 
 
-def _only_eos(log_probs: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
-    """At the last allowed step of the sentences in ``rows`` (bool, leading dims), only EOS."""
-    if bool(rows.any()):
-        eos = log_probs[..., EOS].clone()
-        log_probs = log_probs.masked_fill(rows.unsqueeze(-1), NEG_INF)
-        log_probs[..., EOS] = eos
-    return log_probs
-
-
 # ----------------------------------------------------------------------------- greedy
 def greedy_search(
     model: Any,
@@ -155,7 +230,8 @@ def greedy_search(
 ) -> list[Hypothesis]:
     """Pick the most probable next token at every step, for a whole batch at once.
 
-    ``src`` (B, S), ``src_lengths`` (B,) -> one :class:`Hypothesis` per sentence, in order.
+    ``src`` (B, S), ``src_lengths`` (B,) -> one :class:`Hypothesis` per sentence, in order. A
+    sentence stops at EOS or after its limit's number of tokens (then ``truncated``).
     With ``return_attention=True`` (a model with ``step_attention``, see
     :class:`~companion.models.contract.AttentionTranslator`) each hypothesis carries the
     attention weights of every step, ``(len(tokens), src_lengths[i])``.
@@ -165,39 +241,40 @@ def greedy_search(
         raise ConfigError(f"decode: {type(model).__name__} has no attention to return "
                           f"(it defines no step_attention)")
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
+    limit_list, length_list = limits.tolist(), src_lengths.tolist()
     B = src.shape[0]
     device = src.device
+    step_kw = {"need_attention": True} if return_attention else {}
     with evaluating(model):
         state = model.encode(src, src_lengths)
         prev = torch.full((B,), BOS, dtype=torch.long, device=device)
-        done = torch.zeros(B, dtype=torch.bool)
         tokens: list[list[int]] = [[] for _ in range(B)]
         weights: list[list[torch.Tensor]] = [[] for _ in range(B)]
         logp = [0.0] * B
-        alive = torch.arange(B)  # original index of each row still decoding
+        alive = list(range(B))  # original index of each row still decoding
         for t in range(1, int(limits.max()) + 1):
-            log_probs, state = model.step(prev, state)
+            log_probs, state = model.step(prev, state, **step_kw)
             attn = model.step_attention(state).float().cpu() if return_attention else None
-            log_probs = _only_eos(ban_tokens(log_probs), (limits[alive] == t).to(device))
-            best_lp, best = log_probs.max(dim=-1)
+            best_lp, best = ban_tokens(log_probs).max(dim=-1)
             best_cpu, lp_cpu = best.tolist(), best_lp.tolist()
-            for row, b in enumerate(alive.tolist()):
+            keep = []
+            for row, b in enumerate(alive):
                 tokens[b].append(best_cpu[row])
                 logp[b] += lp_cpu[row]
                 if attn is not None:
-                    weights[b].append(attn[row, : int(src_lengths[b])])
-                if best_cpu[row] == EOS:
-                    done[b] = True
-            keep = ~done[alive]
-            if not bool(keep.any()):
+                    weights[b].append(attn[row, : length_list[b]])
+                if best_cpu[row] != EOS and t < limit_list[b]:
+                    keep.append(row)
+            if not keep:
                 break
-            if not bool(keep.all()):
-                rows = keep.nonzero().squeeze(1)
-                state = model.reorder_state(state, rows.to(device))
-                alive = alive[rows]
-                best = best[rows.to(device)]
+            if len(keep) < len(alive):
+                rows = torch.tensor(keep, device=device)
+                state = model.reorder_state(state, rows)
+                alive = [alive[r] for r in keep]
+                best = best.index_select(0, rows)
             prev = best
-    return [Hypothesis(tuple(t), lp, lp, torch.stack(w) if return_attention else None)
+    return [Hypothesis(tuple(t), lp, lp, truncated=t[-1] != EOS,
+                       attention=torch.stack(w) if return_attention else None)
             for t, lp, w in zip(tokens, logp, weights)]
 
 
@@ -228,11 +305,21 @@ def beam_search(
     - ``finish_rule="every"``: every EOS extension of a live hypothesis is kept (the rule of
       the seed-000 verification script).
 
-    Finished hypotheses are ranked by ``log_prob / lp(|Y|)``; the ``nbest`` best are kept. A
-    sentence stops when no live hypothesis can still beat its ``nbest``-th finished one (an
-    exact bound: log-probabilities only fall as a hypothesis grows), when it reaches its
-    length limit, or, under ``"top_k"``, once ``beam_size`` hypotheses have finished.
-    Stopped sentences leave the batch, so long sentences do not slow down short ones.
+    At a sentence's last allowed step (its length limit, :func:`max_lengths`) nothing stays
+    live: EOS extensions finish by the rule above, and the live extensions that the rule
+    would have kept (under ``"top_k"``: those among the ``beam_size`` best extensions; under
+    ``"every"``: the ``beam_size`` best not ending in EOS) end as *truncated* hypotheses
+    (:attr:`Hypothesis.truncated`), without an EOS put in place of their last token -- as
+    greedy search does, and as the exhaustive search enumerates.
+
+    Finished and truncated hypotheses are ranked together by ``log_prob / lp(|Y|)``; the
+    ``nbest`` best are kept. A sentence stops when no live hypothesis can still beat its
+    ``nbest``-th finished one (an exact bound: log-probabilities only fall as a hypothesis
+    grows, and ``lp`` grows with the length), when it reaches its length limit, or, under
+    ``"top_k"``, once ``beam_size`` hypotheses have finished. Stopped sentences leave the
+    batch, so long sentences do not slow down short ones. Before the search starts, the memory
+    its scores and states will take is estimated (:func:`check_search_memory`); a beam that
+    cannot fit is refused with a :class:`~companion.errors.ConfigError`.
 
     Args:
         model: an encoder-decoder with ``encode``/``step``/``reorder_state`` (or an
@@ -267,6 +354,7 @@ def beam_search(
 
     with evaluating(model):
         state = model.encode(src, src_lengths)
+        check_search_memory(model, state, B, k, L, device)
         state = model.reorder_state(state, torch.arange(B, device=device).repeat_interleave(k))
         prev = torch.full((B * k,), BOS, dtype=torch.long, device=device)
         alive = torch.arange(B)  # original sentence index of each live sentence (CPU)
@@ -275,7 +363,30 @@ def beam_search(
         fin_score = fin_logp = None  # (B, n) each, created with the model's dtype
         fin_tokens = torch.full((B, n, L), PAD, dtype=torch.long, device=device)
         fin_len = torch.zeros((B, n), dtype=torch.long, device=device)
+        fin_cut = torch.zeros((B, n), dtype=torch.bool, device=device)  # truncated at the limit
         fin_count = torch.zeros(B, dtype=torch.long, device=device)
+
+        def keep_best(rows: torch.Tensor, new_logp: torch.Tensor, new_tokens: torch.Tensor, t: int,
+                      cut: bool) -> None:
+            """Merge ``new_logp`` ``(R, k)`` (-inf where nothing ends) of live sentences ``rows``
+            ``(R,)``, all of length ``t``, into their ``nbest`` lists."""
+            R = rows.numel()
+            new_score = new_logp / lp(float(t))
+            idx = alive.to(device)[rows]
+            all_score = torch.cat([fin_score[idx], new_score], dim=1)  # (R, n + k)
+            all_logp = torch.cat([fin_logp[idx], new_logp], dim=1)
+            all_len = torch.cat([fin_len[idx], torch.full((R, k), t, device=device)], dim=1)
+            all_cut = torch.cat([fin_cut[idx], torch.full((R, k), cut, device=device)], dim=1)
+            all_tokens = torch.cat([fin_tokens[idx], new_tokens], dim=1)
+            # stable sort: earlier (shorter) hypotheses win ties, and finished before truncated
+            order = torch.sort(all_score, dim=1, descending=True, stable=True).indices[:, :n]
+            fin_score[idx] = all_score.gather(1, order)
+            fin_logp[idx] = all_logp.gather(1, order)
+            fin_len[idx] = all_len.gather(1, order)
+            fin_cut[idx] = all_cut.gather(1, order)
+            fin_tokens[idx] = all_tokens.gather(1, order.unsqueeze(-1).expand(R, n, L))
+            fin_count[idx] += torch.isfinite(new_logp).sum(dim=1)
+
         for t in range(1, L + 1):
             log_probs, state = model.step(prev, state)
             A = alive.numel()
@@ -290,11 +401,6 @@ def beam_search(
                 fin_logp = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
             lim = limits[alive].to(device)  # (A,)
             cand = ban_tokens(scores.unsqueeze(-1) + log_probs.view(A, k, V), inplace=True)  # (A, k, V)
-            last = lim == t
-            if bool(last.any()):  # the last allowed step: only EOS
-                eos = cand[:, :, EOS].clone()
-                cand.masked_fill_(last.view(A, 1, 1), NEG_INF)
-                cand[:, :, EOS] = eos
             eos_logp = cand[:, :, EOS]  # (A, k)
             # the 2k best extensions hold at least k that do not end in EOS (one EOS per beam)
             top_val, top_idx = cand.view(A, k * V).topk(min(2 * k, k * V), dim=1)
@@ -309,24 +415,10 @@ def beam_search(
                 take = take.scatter_add_(1, top_idx[:, :k] // V, hit) > 0
             rows = take.any(dim=1).nonzero().squeeze(1)
             if rows.numel() > 0:
-                R = rows.numel()
-                new_logp = eos_logp[rows].masked_fill(~take[rows], NEG_INF)  # (R, k)
-                new_score = new_logp / lp(float(t))
-                new_tokens = torch.full((R, k, L), PAD, dtype=torch.long, device=device)
+                new_tokens = torch.full((rows.numel(), k, L), PAD, dtype=torch.long, device=device)
                 new_tokens[:, :, : t - 1] = history[rows]
                 new_tokens[:, :, t - 1] = EOS
-                idx = alive.to(device)[rows]
-                all_score = torch.cat([fin_score[idx], new_score], dim=1)  # (R, n + k)
-                all_logp = torch.cat([fin_logp[idx], new_logp], dim=1)
-                all_len = torch.cat([fin_len[idx], torch.full((R, k), t, device=device)], dim=1)
-                all_tokens = torch.cat([fin_tokens[idx], new_tokens], dim=1)
-                # stable sort: earlier (shorter) finished hypotheses win ties
-                order = torch.sort(all_score, dim=1, descending=True, stable=True).indices[:, :n]
-                fin_score[idx] = all_score.gather(1, order)
-                fin_logp[idx] = all_logp.gather(1, order)
-                fin_len[idx] = all_len.gather(1, order)
-                fin_tokens[idx] = all_tokens.gather(1, order.unsqueeze(-1).expand(R, n, L))
-                fin_count[idx] += take[rows].sum(dim=1)
+                keep_best(rows, eos_logp[rows].masked_fill(~take[rows], NEG_INF), new_tokens, t, cut=False)
 
             # -- hypotheses that stay live: the k best extensions not ending in EOS
             pick = torch.sort(top_eos.to(torch.int8), dim=1, stable=True).indices[:, :k]
@@ -336,6 +428,16 @@ def beam_search(
             token = flat % V
             history = torch.cat([history.gather(1, beam.unsqueeze(-1).expand(A, k, t - 1)),
                                  token.unsqueeze(-1)], dim=2)
+
+            # -- at the length limit, what would stay live ends here, truncated
+            rows = (lim == t).nonzero().squeeze(1)
+            if rows.numel() > 0:
+                cut = torch.isfinite(scores[rows])
+                if finish_rule == "top_k":
+                    cut &= pick[rows] < k  # among the k best extensions
+                new_tokens = torch.full((rows.numel(), k, L), PAD, dtype=torch.long, device=device)
+                new_tokens[:, :, :t] = history[rows]
+                keep_best(rows, scores[rows].masked_fill(~cut, NEG_INF), new_tokens, t, cut=True)
 
             # -- which sentences are done
             best_live = scores[:, 0]
@@ -354,9 +456,10 @@ def beam_search(
 
     out: list[list[Hypothesis]] = []
     fs, fl, fn, ft = fin_score.tolist(), fin_logp.tolist(), fin_len.tolist(), fin_tokens.tolist()
+    fc = fin_cut.tolist()
     for b in range(B):
         hyps = [
-            Hypothesis(tuple(ft[b][j][: fn[b][j]]), fs[b][j], fl[b][j])
+            Hypothesis(tuple(ft[b][j][: fn[b][j]]), fs[b][j], fl[b][j], truncated=fc[b][j])
             for j in range(n)
             if math.isfinite(fs[b][j])
         ]
@@ -381,7 +484,9 @@ def exhaustive_search(
     """Score every output up to the length limit and return the best: the exact argmax.
 
     All sequences of allowed tokens (everything but PAD and BOS) that end with EOS and fit
-    the limit of :func:`max_lengths` are scored (prefixes of probability zero are dropped).
+    the limit of :func:`max_lengths`, and all sequences of exactly the limit's length without
+    EOS (truncated, see :attr:`Hypothesis.truncated`), are scored (prefixes of probability zero
+    are dropped); their probabilities sum to 1.
     It exists to test :func:`beam_search` on tiny vocabularies; it refuses to enumerate more
     than ``max_hypotheses`` prefixes of one sentence.
 
@@ -410,17 +515,20 @@ def exhaustive_search(
                     if math.isfinite(value):
                         score = value / _lp(float(t), length_penalty, length_penalty_form)
                         finished.append(Hypothesis(prefixes[p] + (EOS,), score, value))
-                if t == int(limits[b]):
-                    break
                 cand[:, EOS] = NEG_INF
                 rows, toks = torch.isfinite(cand).nonzero(as_tuple=True)
-                if rows.numel() == 0:
-                    break
                 if rows.numel() > max_hypotheses:
                     raise ConfigError(
                         f"exhaustive_search: {rows.numel()} prefixes of length {t} exceed "
                         f"max_hypotheses={max_hypotheses}; use a smaller vocabulary or max_len"
                     )
+                if t == int(limits[b]):  # the limit cuts every other continuation
+                    penalty = _lp(float(t), length_penalty, length_penalty_form)
+                    for r, v, value in zip(rows.tolist(), toks.tolist(), cand[rows, toks].tolist()):
+                        finished.append(Hypothesis(prefixes[r] + (v,), value / penalty, value, truncated=True))
+                    break
+                if rows.numel() == 0:
+                    break
                 logps = cand[rows, toks]
                 prefixes = [prefixes[r] + (v,) for r, v in zip(rows.tolist(), toks.tolist())]
                 state = model.reorder_state(state, rows)
@@ -434,7 +542,8 @@ def exhaustive_search(
 def score_sequences(
     model: Any, src: torch.Tensor, src_lengths: torch.Tensor, targets: Sequence[Sequence[int]]
 ) -> list[float]:
-    """``log p(y | x)`` of given outputs (each ending in EOS, no BOS), one per sentence.
+    """``log p(y | x)`` of given outputs (no BOS; EOS, if any, last), one per sentence; an
+    output without EOS is scored as a prefix, like a truncated hypothesis.
 
     Teacher-forced through ``step``, so it scores exactly what the searches score.
     """
@@ -444,8 +553,9 @@ def score_sequences(
     out = []
     with evaluating(model):
         for b, target in enumerate(targets):
-            if not target or target[-1] != EOS:
-                raise DataError(f"score_sequences: target {b} must end with EOS, got {list(target)}")
+            if not target or EOS in list(target)[:-1]:
+                raise DataError(f"score_sequences: target {b} must be non-empty with EOS only at its end, "
+                                f"got {list(target)}")
             state = model.encode(src[b : b + 1], src_lengths[b : b + 1])
             prev = torch.tensor([BOS], device=src.device)
             total = 0.0
@@ -457,11 +567,14 @@ def score_sequences(
     return out
 
 
-def all_outputs(vocab: Sequence[int], max_len: int) -> Iterator[tuple[int, ...]]:
-    """Every output over ``vocab`` (non-special ids) of at most ``max_len`` tokens with EOS."""
+def all_outputs(vocab: Sequence[int], max_len: int, truncated: bool = False) -> Iterator[tuple[int, ...]]:
+    """Every output over ``vocab`` (non-special ids) of at most ``max_len`` tokens with EOS,
+    and with ``truncated`` also every one of ``max_len`` tokens without EOS."""
     for n in range(max_len):
         for prefix in itertools.product(vocab, repeat=n):
             yield tuple(prefix) + (EOS,)
+    if truncated:
+        yield from itertools.product(vocab, repeat=max_len)
 
 
 __all__ = [
@@ -476,4 +589,7 @@ __all__ = [
     "max_lengths",
     "evaluating",
     "all_outputs",
+    "available_memory",
+    "check_search_memory",
+    "state_nbytes",
 ]

@@ -337,7 +337,7 @@ def _teacher_forced_weights(model: Any, batch: Any) -> torch.Tensor:
     state = model.encode(batch.src, batch.src_lengths)
     rows = []
     for t in range(batch.tgt_in.shape[1]):
-        _, state = model.step(batch.tgt_in[:, t], state)
+        _, state = model.step(batch.tgt_in[:, t], state, need_attention=True)
         rows.append(model.step_attention(state))
     return torch.stack(rows, 1)
 

@@ -60,7 +60,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from companion.errors import ConfigError, DataError
 from companion.models.charlm import num_parameters as _count_parameters
-from companion.models.contract import check_source
+from companion.models.contract import check_source, reorder_by_sentence
 from companion.specials import PAD
 from companion.validation import check_choice, check_dropout, check_int
 
@@ -70,12 +70,17 @@ from companion.validation import check_choice, check_dropout, check_int
 def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``softmax`` over the last dimension of ``scores`` ``(N, S)`` with ``-inf`` where ``mask``
     ``(N, S)`` (bool, True at real tokens) is False: those weights are exactly 0. Every row must
-    hold at least one real token."""
+    hold at least one real token. Grouped scores ``(N, g, S)`` take the same ``(N, S)`` mask."""
+    if scores.dim() > mask.dim():
+        mask = mask.unsqueeze(-2)
     return torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
 
 
 def attention_context(weights: torch.Tensor, annotations: torch.Tensor) -> torch.Tensor:
-    """``c_i = sum_j alpha_ij h_j``: weights ``(N, S)``, annotations ``(N, S, K)`` -> ``(N, K)``."""
+    """``c_i = sum_j alpha_ij h_j``: weights ``(N, S)``, annotations ``(N, S, K)`` -> ``(N, K)``;
+    grouped weights ``(N, g, S)`` (``g`` queries of one sentence) -> ``(N, g, K)``."""
+    if weights.dim() == 3:
+        return torch.bmm(weights, annotations)
     return torch.bmm(weights.unsqueeze(1), annotations).squeeze(1)
 
 
@@ -101,7 +106,9 @@ class Attention(nn.Module):
         raise NotImplementedError
 
     def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-        """Scores ``e_ij``: query ``(N, Q)`` and keys ``(N, S, D)`` -> ``(N, S)``."""
+        """Scores ``e_ij``: query ``(N, Q)`` and keys ``(N, S, D)`` -> ``(N, S)``; or ``g``
+        queries per sentence, ``(N, g, Q)`` with the sentence's one copy of the keys
+        ``(N, S, D)`` -> ``(N, g, S)`` (beam search's hypotheses of a sentence)."""
         raise NotImplementedError
 
     def forward(self, query: torch.Tensor, annotations: torch.Tensor, mask: torch.Tensor,
@@ -147,13 +154,24 @@ class BahdanauAttention(Attention):
         return self.U_a(annotations)
 
     def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-        """``v_a^T tanh(W_a s + U_a h_j)``: ``(N, Q)``, ``(N, S, A)`` -> ``(N, S)``."""
+        """``v_a^T tanh(W_a s + U_a h_j)``: ``(N, Q)``, ``(N, S, A)`` -> ``(N, S)`` (grouped:
+        ``(N, g, Q)``, ``(N, S, A)`` -> ``(N, g, S)``)."""
         # tanh(x) = 2 sigmoid(2x) - 1, so v^T tanh(x) = 2 v^T sigmoid(2x) - sum(v): the same
         # score through torch's CPU sigmoid, several times faster than its tanh on the
         # (N, S, A) energies, the largest tensor of a step (bench/attention.py measures both)
-        pre = keys + self.W_a(query).unsqueeze(1)  # (N, S, A): W_a s + U_a h_j
+        if query.dim() == 3:  # (N, 1, S, A) + (N, g, 1, A): W_a s + U_a h_j
+            pre = keys.unsqueeze(1) + self.W_a(query).unsqueeze(2)
+        else:
+            pre = keys + self.W_a(query).unsqueeze(1)  # (N, S, A): W_a s + U_a h_j
         gate = torch.sigmoid(pre.mul_(2.0))
         return self.v_a(gate).squeeze(-1).mul(2.0) - self.v_a.weight.sum()
+
+
+def _bilinear(query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+    """``keys @ query``: ``(N, Q)`` -> ``(N, S)``, or ``(N, g, Q)`` -> ``(N, g, S)``."""
+    if query.dim() == 3:
+        return torch.bmm(keys, query.transpose(1, 2)).transpose(1, 2)
+    return torch.bmm(keys, query.unsqueeze(2)).squeeze(2)
 
 
 class LuongDotAttention(Attention):
@@ -171,8 +189,9 @@ class LuongDotAttention(Attention):
         return annotations
 
     def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-        """``s^T h_j``: ``(N, K)``, ``(N, S, K)`` -> ``(N, S)``."""
-        return torch.bmm(keys, query.unsqueeze(2)).squeeze(2)
+        """``s^T h_j``: ``(N, K)``, ``(N, S, K)`` -> ``(N, S)`` (grouped: ``(N, g, K)`` ->
+        ``(N, g, S)``)."""
+        return _bilinear(query, keys)
 
 
 class LuongGeneralAttention(Attention):
@@ -188,8 +207,9 @@ class LuongGeneralAttention(Attention):
         return self.W_a(annotations)
 
     def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-        """``s^T (W_a h_j)``: ``(N, Q)``, ``(N, S, Q)`` -> ``(N, S)``."""
-        return torch.bmm(keys, query.unsqueeze(2)).squeeze(2)
+        """``s^T (W_a h_j)``: ``(N, Q)``, ``(N, S, Q)`` -> ``(N, S)`` (grouped: ``(N, g, Q)``
+        -> ``(N, g, S)``)."""
+        return _bilinear(query, keys)
 
 
 #: ``attention=`` name -> score class
@@ -293,29 +313,35 @@ READOUT_STATES = ("previous", "current")
 
 @dataclass
 class AttentionState:
-    """The decoder state of :class:`RNNSearch` for ``N`` rows (sentences or hypotheses).
+    """The decoder state of :class:`RNNSearch` for ``N`` rows (sentences or hypotheses) of
+    ``N / group`` sentences; rows ``s*group .. s*group + group-1`` belong to sentence ``s``.
 
     Attributes:
         hidden: ``(N, H)`` the decoder state ``s_{i}`` after the last step (``s_0`` at first).
-        annotations: ``(N, S, K)`` the encoder annotations ``h_j`` (0 at PAD).
-        keys: ``(N, S, D)`` the score's per-sentence part (``U_a h_j`` for additive attention).
-        mask: ``(N, S)`` bool, True at real source tokens.
+        annotations: ``(N / group, S, K)`` the encoder annotations ``h_j`` (0 at PAD), one copy
+            per sentence shared by its rows.
+        keys: ``(N / group, S, D)`` the score's per-sentence part (``U_a h_j`` for additive
+            attention).
+        mask: ``(N / group, S)`` bool, True at real source tokens.
         weights: ``(N, S)`` the attention weights of the step that produced this state
             (None before the first step).
+        group: rows per sentence (1 after :meth:`RNNSearch.encode`).
     """
+
+    #: the fields held once per sentence (see :func:`~companion.models.contract.reorder_by_sentence`)
+    per_sentence: ClassVar[tuple[str, ...]] = ("annotations", "keys", "mask")
 
     hidden: torch.Tensor
     annotations: torch.Tensor
     keys: torch.Tensor
     mask: torch.Tensor
     weights: torch.Tensor | None = None
+    group: int = 1
 
     def index_select(self, index: torch.Tensor) -> "AttentionState":
-        """Rows ``index`` ``(N',)`` of every tensor."""
-        return AttentionState(
-            self.hidden.index_select(0, index), self.annotations.index_select(0, index),
-            self.keys.index_select(0, index), self.mask.index_select(0, index),
-            None if self.weights is None else self.weights.index_select(0, index))
+        """Rows ``index`` ``(N',)``: the row tensors index-selected, the per-sentence ones only
+        where whole sentences leave or change order."""
+        return reorder_by_sentence(self, index)
 
 
 class RNNSearch(nn.Module):
@@ -458,11 +484,17 @@ class RNNSearch(nn.Module):
         the caller."""
         return self._teacher_forced(batch, keep_weights=True)[1]
 
-    def step(self, prev_tokens: torch.Tensor, state: AttentionState) -> tuple[torch.Tensor, AttentionState]:
+    def step(self, prev_tokens: torch.Tensor, state: AttentionState, need_attention: bool = False
+             ) -> tuple[torch.Tensor, AttentionState]:
         """One decoder step: ``prev_tokens`` ``(N,)`` (BOS first) -> ``log_probs`` ``(N, V)``
-        over the next token and the new state (which records this step's weights)."""
+        over the next token and the new state (which records this step's weights, needed for
+        the context anyway, so ``need_attention`` changes nothing)."""
         emb = self.dropout(self.tgt_embed(prev_tokens))  # (N, E)
-        c, alpha = self.attention(state.hidden, state.annotations, state.mask, state.keys)
+        N, g = state.hidden.shape[0], state.group
+        query = state.hidden.view(N // g, g, -1)  # the g rows of each sentence attend together
+        alpha = masked_softmax(self.attention.score(query, state.keys), state.mask)  # (N / g, g, S)
+        c = attention_context(alpha, state.annotations).view(N, -1)  # (N, K)
+        alpha = alpha.view(N, -1)
         w_y, w_c = self._decoder_weights()
         gi = F.linear(emb, w_y, self.decoder.bias_ih) + F.linear(c, w_c)
         s = _gru_update(gi, state.hidden, self.decoder.weight_hh, self.decoder.bias_hh)
@@ -470,7 +502,7 @@ class RNNSearch(nn.Module):
         logits = self.output(read, emb, c)
         if logits.dtype in (torch.float16, torch.bfloat16):  # search in at least float32
             logits = logits.float()
-        new = AttentionState(s, state.annotations, state.keys, state.mask, alpha)
+        new = AttentionState(s, state.annotations, state.keys, state.mask, alpha, g)
         return torch.log_softmax(logits, dim=-1), new
 
     @staticmethod

@@ -150,8 +150,10 @@ class DecoderLayer(_Residual):
                 teacher-forced: ``decoder_self_mask(tgt_in).unsqueeze(1)``; one step with a
                 cache: None (every cached position is earlier and real).
             cross_kv: the encoder output's keys and values for this layer, each ``(B, h, S, d_k)``
-                (:meth:`MultiHeadAttention.project_kv`).
-            cross_mask: bool broadcastable to ``(B, h, T, S)``, True at real source positions.
+                (:meth:`MultiHeadAttention.project_kv`) -- or ``(B / g, h, S, d_k)``, one per
+                sentence shared by ``g`` consecutive rows of ``x`` (beam search's hypotheses).
+            cross_mask: bool broadcastable to ``(B, h, T, S)`` (or ``(B / g, h, g T, S)`` with
+                shared keys and values), True at real source positions.
             past: keys and values of ``P`` earlier positions, each ``(B, h, P, d_k)``, or None.
             need_weights: also return the cross-attention weights.
 
@@ -167,7 +169,18 @@ class DecoderLayer(_Residual):
         x = self._sublayer_output(x, a, self.norm1)
 
         y = self._sublayer_input(x, self.norm2)
-        c, weights = self.cross_attn.attend(self.cross_attn.project_q(y), *cross_kv, cross_mask, need_weights)
+        q = self.cross_attn.project_q(y)  # (B, h, T, d_k)
+        B, h, T, d_k = q.shape
+        sentences = cross_kv[0].shape[0]
+        if sentences == B:
+            c, weights = self.cross_attn.attend(q, *cross_kv, cross_mask, need_weights)
+        else:  # g rows per sentence: their queries attend to the sentence's one copy together
+            g = B // sentences
+            q = q.view(sentences, g, h, T, d_k).transpose(1, 2).reshape(sentences, h, g * T, d_k)
+            c, weights = self.cross_attn.attend(q, *cross_kv, cross_mask, need_weights)
+            c = c.reshape(B, T, -1)  # (B / g, g T, D) -> (B, T, D)
+            if weights is not None:  # (B / g, h, g T, S) -> (B, h, T, S)
+                weights = weights.view(sentences, h, g, T, -1).transpose(1, 2).reshape(B, h, T, -1)
         x = self._sublayer_output(x, c, self.norm2)
 
         x = self._sublayer_output(x, self.ffn(self._sublayer_input(x, self.norm3)), self.norm3)

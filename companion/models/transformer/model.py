@@ -19,7 +19,13 @@ contract) would, done naively, rerun the whole decoder over the prefix at every 
 - :meth:`Transformer.step` feeds only the newest token: each layer appends its new
   self-attention key and value to the cache (:class:`TransformerState`) and attends over it, so
   a step costs one position's work, not ``t`` positions';
-- :meth:`Transformer.reorder_state` index-selects every cached tensor (beam search).
+- :meth:`Transformer.reorder_state` follows beam search's hypotheses: it index-selects the
+  self-attention cache of every row, while the cross-attention keys and values stay one copy per
+  sentence, shared by its hypotheses (:func:`~companion.models.contract.reorder_by_sentence`),
+  so that only sentences that finish are ever dropped from them;
+- the last layer's attention weights (:meth:`Transformer.step_attention`) are computed only
+  for a step asked for them (``need_attention=True``); otherwise every layer runs the fused
+  attention kernel.
 
 The cached keys and values are exactly those the teacher-forced pass computes (a position's
 keys depend only on earlier positions), so the step-by-step log-probabilities equal the
@@ -40,7 +46,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.errors import ConfigError, DataError
-from companion.models.contract import check_source
+from companion.models.contract import check_source, checks_values, reorder_by_sentence
 from companion.models.transformer.layers import DecoderLayer, EncoderLayer, KeyValue, SinusoidalPositions
 from companion.models.transformer.masks import cross_mask, decoder_self_mask, encoder_mask, key_padding
 from companion.specials import PAD
@@ -49,24 +55,32 @@ from companion.validation import check_dropout, check_int
 
 @dataclass
 class TransformerState:
-    """The decoder state carried between :meth:`Transformer.step` calls (``N`` rows).
+    """The decoder state carried between :meth:`Transformer.step` calls: ``N`` rows (hypotheses)
+    of ``N / group`` sentences; rows ``s*group .. s*group + group-1`` belong to sentence ``s``.
 
     Attributes:
-        src_mask: ``(N, S)`` bool, True at real source tokens.
+        src_mask: ``(N / group, S)`` bool, True at real source tokens (one row per sentence).
         cross_kv: per decoder layer, the encoder output's keys and values, each
-            ``(N, h, S, d_k)``; computed once by :meth:`Transformer.encode`.
+            ``(N / group, h, S, d_k)``: computed once by :meth:`Transformer.encode`, one copy
+            per sentence shared by its rows.
         self_kv: per decoder layer, the self-attention keys and values of the ``t`` positions
             fed so far, each ``(N, h, t, d_k)``; every step appends one position.
         steps: ``t``, the number of tokens fed so far (the next token's position).
         attention: ``(N, S)`` the last step's cross-attention of the last decoder layer,
-            averaged over heads (None before the first step).
+            averaged over heads (None before the first step, or when the step was not asked
+            for it).
+        group: rows per sentence (1 after :meth:`Transformer.encode`).
     """
+
+    #: the fields held once per sentence (see :func:`~companion.models.contract.reorder_by_sentence`)
+    per_sentence: ClassVar[tuple[str, ...]] = ("src_mask", "cross_kv")
 
     src_mask: torch.Tensor
     cross_kv: tuple[KeyValue, ...]
     self_kv: tuple[KeyValue, ...]
     steps: int = 0
     attention: torch.Tensor | None = None
+    group: int = 1
 
 
 def _check_bool(name: str, value: Any) -> bool:
@@ -76,7 +90,7 @@ def _check_bool(name: str, value: Any) -> bool:
 
 
 def _check_ids(ids: torch.Tensor, size: int, name: str, where: str) -> None:
-    if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= size):
+    if ids.numel() and checks_values(ids) and (int(ids.min()) < 0 or int(ids.max()) >= size):
         raise DataError(f"{where}: {name} holds ids outside the vocabulary [0, {size}) "
                         f"(min {int(ids.min())}, max {int(ids.max())})")
 
@@ -277,39 +291,42 @@ class Transformer(nn.Module):
         empty = memory.new_zeros(src.shape[0], self.num_heads, 0, self.d_model // self.num_heads)
         return TransformerState(key_padding(src), cross_kv, tuple((empty, empty) for _ in self.decoder_layers))
 
-    def step(self, prev_tokens: torch.Tensor, state: TransformerState) -> tuple[torch.Tensor, TransformerState]:
+    def step(self, prev_tokens: torch.Tensor, state: TransformerState, need_attention: bool = False
+             ) -> tuple[torch.Tensor, TransformerState]:
         """Feed ``prev_tokens`` ``(N,)`` at position ``state.steps``; return ``log_probs``
-        ``(N, V)`` of the next token and the state with every layer's cache one position longer."""
+        ``(N, V)`` of the next token and the state with every layer's cache one position longer.
+        With ``need_attention`` the new state keeps the last layer's cross-attention weights
+        (:meth:`step_attention`); without, every layer uses the fused kernel."""
         x = self.embed(prev_tokens.unsqueeze(1), self.tgt_embed, offset=state.steps)  # (N, 1, D)
         last = len(self.decoder_layers) - 1
-        c_mask = state.src_mask[:, None, None, :]  # cross_mask(src, 1).unsqueeze(1), (N, 1, 1, S)
-        hidden, self_kv, weights = self._decoder_stack(x, None, state.cross_kv, c_mask,
-                                                       past=state.self_kv, need_weights=(last,))
+        c_mask = state.src_mask[:, None, None, :]  # cross_mask(src, 1).unsqueeze(1), (N / group, 1, 1, S)
+        hidden, self_kv, weights = self._decoder_stack(x, None, state.cross_kv, c_mask, past=state.self_kv,
+                                                       need_weights=(last,) if need_attention else ())
         logits = self.logits(hidden[:, 0])
         if logits.dtype in (torch.float16, torch.bfloat16):  # search in at least float32
             logits = logits.float()
-        attention = weights[last][:, :, 0].mean(dim=1)  # (N, h, 1, S) -> (N, S)
-        new = TransformerState(state.src_mask, state.cross_kv, self_kv, state.steps + 1, attention)
+        attention = weights[last][:, :, 0].mean(dim=1) if need_attention else None  # (N, h, 1, S) -> (N, S)
+        new = TransformerState(state.src_mask, state.cross_kv, self_kv, state.steps + 1, attention, state.group)
         return torch.log_softmax(logits, dim=-1), new
 
     @staticmethod
     def step_attention(state: TransformerState) -> torch.Tensor:
         """``(N, S)``: the last decoder layer's cross-attention at the step that produced
-        ``state``, averaged over heads (rows sum to 1, 0 at source PAD)."""
+        ``state``, averaged over heads (rows sum to 1, 0 at source PAD); the step must have
+        been taken with ``need_attention=True``."""
         if state.attention is None:
-            raise DataError("Transformer.step_attention: no step has been taken from this state yet")
+            if state.steps == 0:
+                raise DataError("Transformer.step_attention: no step has been taken from this state yet")
+            raise DataError("Transformer.step_attention: the step that made this state kept no attention "
+                            "weights; take it with step(..., need_attention=True)")
         return state.attention
 
     @staticmethod
     def reorder_state(state: TransformerState, index: torch.Tensor) -> TransformerState:
-        """The state of rows ``index`` ``(N',)``: every cached tensor index-selected."""
-
-        def pick(kvs: tuple[KeyValue, ...]) -> tuple[KeyValue, ...]:
-            return tuple((k.index_select(0, index), v.index_select(0, index)) for k, v in kvs)
-
-        attention = None if state.attention is None else state.attention.index_select(0, index)
-        return TransformerState(state.src_mask.index_select(0, index), pick(state.cross_kv),
-                                pick(state.self_kv), state.steps, attention)
+        """The state of rows ``index`` ``(N',)``: every row's self-attention cache (and attention
+        weights) index-selected; the per-sentence cross-attention keys and values only where
+        whole sentences leave or change order (:func:`~companion.models.contract.reorder_by_sentence`)."""
+        return reorder_by_sentence(state, index)
 
 
 __all__ = ["Transformer", "TransformerState"]
