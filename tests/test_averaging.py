@@ -72,6 +72,10 @@ def test_checkpoints_that_do_not_belong_together_are_refused(tmp_path):
     with pytest.raises(CheckpointError, match=r"^.*wide\.pt: model\.d_ff is 16 but 12 in .*a\.pt; only "
                                               r"checkpoints of one model can be averaged$"):
         average_checkpoints([a, wider])
+    family = dict(torch.load(a, weights_only=True), config={"model": {"name": "seq2seq", "hidden_size": 8}})
+    atomic_save(family, tmp_path / "family.pt")  # another family: named by model.name, not its first other key
+    with pytest.raises(CheckpointError, match=r"family\.pt: model\.name is 'seq2seq' but 'transformer' in .*a\.pt"):
+        average_checkpoints([a, tmp_path / "family.pt"])
     vocab = _ckpt(tmp_path / "vocab.pt", seed=0, step=2, tgt_vocab=b"other")
     with pytest.raises(CheckpointError, match=r"vocab\.pt: the tgt vocabulary differs from .*a\.pt's"):
         average_checkpoints([a, vocab])

@@ -82,6 +82,23 @@ def test_vocab_and_model_config_checks(tmp_path):
         C.check_model_config(ckpt, {"name": "m", "h": 3}, "c.pt")
 
 
+def test_a_different_model_family_is_named_by_model_name():
+    """Models of two families share few keys; the message used to name the first differing key in
+    sorted order (``model.d_ff``) instead of the family."""
+    from companion.models import with_defaults
+    from companion.training.resume import complete_config, config_changes
+
+    seq2seq = with_defaults({"name": "seq2seq", "hidden_size": 8})
+    transformer = with_defaults({"name": "transformer", "d_model": 8, "num_heads": 2})
+    ckpt = {"config": {"model": seq2seq}}
+    with pytest.raises(CheckpointError, match="c.pt: model.name is 'seq2seq' in the checkpoint but 'transformer'"):
+        C.check_model_config(ckpt, transformer, "c.pt")
+    assert C.first_model_difference(seq2seq, dict(seq2seq, hidden_size=9)) == "hidden_size"
+    assert C.first_model_difference(seq2seq, seq2seq) is None
+    changes = config_changes(complete_config({"model": seq2seq}), complete_config({"model": transformer}))
+    assert changes == [("model.name", "seq2seq", "transformer")]
+
+
 def test_rotate_keeps_the_newest(tmp_path):
     for s in (5, 10, 15, 100):
         (tmp_path / f"checkpoint-step{s}.pt").write_bytes(b"x")
