@@ -19,6 +19,7 @@ Everything here is deterministic: the corpus and the vocabularies depend only on
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import time
@@ -33,9 +34,12 @@ from companion.data.kosynth import generate_pairs
 from companion.data.kosynth.corpus import Pair, challenge_sets, split_pairs
 from companion.data.vocab import SentencePieceVocab, train_vocabs
 from companion.errors import ConfigError
+from companion.evaluation.challenge import checkable
 from companion.models import build_model
 from companion.repro import set_determinism
 from companion.training import History, Trainer
+from companion.training.checkpoint import vocab_entry
+from companion.training.optim import StepSchedule, inverse_sqrt_factor
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,33 @@ class Regime:
 
 #: the regime every translation chapter uses
 REGIME = Regime()
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """How every translation of the book is decoded: beam width, length penalty ``alpha``
+    (GNMT form ``((5 + |Y|) / 6) ** alpha``; 0 ranks by raw log-probability) and the longest
+    output ``floor(max_len_a * |source| + max_len_b)`` pieces."""
+
+    beam_size: int
+    length_penalty: float
+    max_len_a: float = 1.5
+    max_len_b: int = 10
+
+    def search(self, beam_size: int | None = None) -> dict[str, Any]:
+        """Keyword arguments of :func:`companion.decoding.translate_corpus` for a search of
+        width ``beam_size`` (default: this setting's; greedy search takes no length penalty)."""
+        k = self.beam_size if beam_size is None else beam_size
+        options: dict[str, Any] = {"beam_size": k, "max_len_a": self.max_len_a, "max_len_b": self.max_len_b}
+        if k > 1:
+            options["length_penalty"] = self.length_penalty
+        return options
+
+
+#: the one decoding setting of the book, the shipped configs (their ``decode`` sections), the long
+#: runs and ``companion evaluate`` on a run the book saved. alpha was chosen on the validation
+#: split by ``scripts/decode_alpha.py`` (record ``decoding-alpha``), never on test sentences.
+DECODING = Decoding(beam_size=5, length_penalty=0.0)
 
 
 def words(text: str) -> int:
@@ -147,6 +178,8 @@ def book_data(regime: Regime = REGIME) -> BookData:
                             seed=regime.corpus_seed, hard_vocab_limit=False)
     challenges = challenge_sets(regime.corpus_seed, regime.challenge_size, {ko for ko, _ in train},
                                 {en for _, en in train}, level=regime.level)
+    # an item whose reference holds nothing its check looks at would pass an empty output
+    challenges = {name: [p for p in items if checkable(name, p.en)] for name, items in challenges.items()}
     return BookData(regime, splits, src, tgt, challenges)
 
 
@@ -157,18 +190,37 @@ class Recipe:
     Trainer's options, the longest English sentence it trains on (None: the corpus's) and its
     batch size in tokens (None: the regime's).
 
-    ``steps`` is chosen so that training takes about two minutes of one CPU thread."""
+    ``steps`` is chosen so that training takes about two minutes of one CPU thread.
+
+    Two controls the presets cannot express: ``schedule="constant_peak"`` trains at a constant
+    rate from the first step, equal to the peak the preset's schedule reaches after its
+    ``warmup_steps`` (for ``vaswani``: ``lr * d_model^-0.5 * warmup^-0.5``) -- no warmup, and no
+    spike; ``patience`` stops training after that many validations (every ``eval_every`` steps)
+    without a better validation perplexity, ``max_steps`` bounding it, and keeps the best
+    weights."""
 
     model: dict[str, Any]
     train: dict[str, Any]
     max_words: int | None = None
     max_tokens: int | None = None
+    schedule: str = "preset"
+    patience: int | None = None
 
     def with_model(self, **args: Any) -> "Recipe":
         return dataclasses.replace(self, model={**self.model, **args})
 
     def with_train(self, **options: Any) -> "Recipe":
         return dataclasses.replace(self, train={**self.train, **options})
+
+    def __post_init__(self) -> None:
+        if self.schedule not in SCHEDULES:
+            raise ConfigError(f"Recipe: schedule must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}")
+        if self.patience is not None and (self.patience < 1 or not self.train.get("eval_every")):
+            raise ConfigError("Recipe: patience needs a positive count and train['eval_every'] > 0")
+
+
+#: ``Recipe.schedule``: the preset's own schedule, or a constant rate at its warmed-up peak
+SCHEDULES = ("preset", "constant_peak")
 
 
 #: the recipe of every model the translation chapters train (see each chapter for the choice)
@@ -203,14 +255,17 @@ RECIPES["rnnencdec"] = Recipe(
            "dropout": 0.1},
     train=RECIPES["rnnsearch"].train,
 )
+# The same RNNencdec trained until its validation perplexity stops improving (3 validations, 300
+# steps, without a better one), at most 6000 steps: whether the fixed vector, not the budget,
+# is what limits it. Its first 700 steps are bitwise those of "rnnencdec".
+RECIPES["rnnencdec_converged"] = dataclasses.replace(RECIPES["rnnencdec"].with_train(max_steps=6000), patience=3)
 
 # Chapter 5: the Transformer (Vaswani et al.), on the whole length range: Pre-LN, 2 + 2 layers
 # of width 128 with a narrow FFN (256), no dropout (the run sees the corpus about once), batches
 # of 1000 tokens (more steps beat bigger batches at this budget) and the paper's
 # inverse-square-root schedule with 150 warmup steps and a factor of 0.6 (peak rate 4.3e-3);
-# label smoothing 0.1 did not raise BLEU here. The variants flip one choice each (the chapter's
-# ablation, scripts/transformer_ablations.py); "nowarmup" keeps the schedule's formula, whose
-# rate then starts at 12 times the peak.
+# label smoothing and dropout are left out (their effect at this budget is measured by the
+# ablation below, not assumed).
 RECIPES["transformer"] = Recipe(
     model={"name": "transformer", "d_model": 128, "num_heads": 4, "num_encoder_layers": 2,
            "num_decoder_layers": 2, "d_ff": 256, "dropout": 0.0, "pre_ln": True},
@@ -218,9 +273,23 @@ RECIPES["transformer"] = Recipe(
            "eval_every": 100, "clip_norm": 1.0},
     max_tokens=1000,
 )
-RECIPES["transformer_nowarmup"] = RECIPES["transformer"].with_train(warmup_steps=0)
+# The ablation's variants (scripts/transformer_ablations.py), each named for what it is:
+# - "_constant": no warmup -- a constant rate from the first step, equal to the peak the recipe's
+#   schedule reaches after its warmup (the clean "without warmup" control);
+# - "_lr_spike": the schedule's formula with warmup 0, which starts at factor * d_model^-0.5
+#   (12 times the peak above) and decays as step^-0.5 -- a learning-rate spike, not just the
+#   absence of warmup;
+# - "_postln": LayerNorm after each residual addition, as in the paper;
+# - "_smoothed": label smoothing 0.1 (the paper's), nothing else changed;
+# - "transformer_paper": the paper's configuration at our size -- Post-LN, dropout 0.1, label
+#   smoothing 0.1 -- with the book's schedule, steps and batches.
+RECIPES["transformer_constant"] = dataclasses.replace(RECIPES["transformer"], schedule="constant_peak")
+RECIPES["transformer_lr_spike"] = RECIPES["transformer"].with_train(warmup_steps=0)
 RECIPES["transformer_postln"] = RECIPES["transformer"].with_model(pre_ln=False)
-RECIPES["transformer_postln_nowarmup"] = RECIPES["transformer_postln"].with_train(warmup_steps=0)
+RECIPES["transformer_postln_constant"] = dataclasses.replace(RECIPES["transformer_postln"], schedule="constant_peak")
+RECIPES["transformer_smoothed"] = RECIPES["transformer"].with_train(label_smoothing=0.1)
+RECIPES["transformer_paper"] = RECIPES["transformer"].with_model(pre_ln=False, dropout=0.1).with_train(
+    label_smoothing=0.1)
 
 
 #: a corpus for the scripts' plumbing checks (``--quick``): seconds to build, numbers not comparable
@@ -251,6 +320,7 @@ class Trained:
     parameters: int
     recipe: Recipe
     seed: int
+    stopped: dict[str, Any] | None = None  # a recipe with patience: why and where it stopped
 
 
 def num_parameters(model: nn.Module) -> int:
@@ -269,19 +339,132 @@ def prepare(spec: Recipe, data: BookData, seed: int) -> tuple[nn.Module, Any, An
     return model, loader, valid
 
 
+def make_trainer(spec: Recipe, model: nn.Module, loader: Any, valid: Any, **options: Any) -> Trainer:
+    """The :class:`~companion.training.Trainer` of ``spec`` (its ``train`` options, ``options``
+    added: ``out_dir``, ``log_every``, ...), with the recipe's ``schedule`` applied."""
+    trainer = Trainer(model, loader, valid, **{"progress": False, **spec.train, **options})
+    if spec.schedule == "constant_peak":
+        warmup = int(spec.train.get("warmup_steps") or 0)
+        if spec.train.get("preset") == "vaswani":
+            peak = inverse_sqrt_factor(max(1, warmup), warmup, getattr(model, "d_model", 512))
+        else:  # the other presets' schedules peak at their base rate
+            peak = 1.0
+        trainer.schedule = StepSchedule(trainer.optimizer, lambda step: peak)
+    return trainer
+
+
+def _merged(histories: Sequence[History]) -> History:
+    """One :class:`History` for consecutive ``fit`` calls that each returned their own (lists
+    joined, counts added)."""
+    if len(histories) == 1:
+        return histories[0]
+    out = History()
+    for h in histories:
+        for f in dataclasses.fields(History):
+            value = getattr(h, f.name)
+            if isinstance(value, list):
+                getattr(out, f.name).extend(value)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) and f.name != "interrupted":
+                setattr(out, f.name, getattr(out, f.name) + value)
+            else:
+                setattr(out, f.name, value)
+    return out
+
+
+def fit_until_plateau(trainer: Trainer, *, every: int, patience: int, max_steps: int | None = None,
+                      cpu_budget: float | None = None, report=None) -> tuple[History, dict[str, Any]]:
+    """Train in chunks of ``every`` steps, validating after each, until ``patience`` validations
+    in a row bring no better validation perplexity (by 1e-4), ``max_steps`` are done or
+    ``cpu_budget`` CPU seconds (of this process) are spent; then load the best-validation weights
+    into the trainer's model. Validation touches no random generator, so the steps trained are
+    bitwise those of one ``fit`` of the same length.
+
+    Returns the merged :class:`History` and ``{"curve": [{"step", "valid_ppl", "cpu_s",
+    "train_loss"}, ...], "stopped_by": "patience" | "steps" | "budget", "steps", "best_step",
+    "best_valid_ppl"}``; ``report(point)`` is called after each validation."""
+    if max_steps is None and cpu_budget is None:
+        raise ConfigError("fit_until_plateau: give max_steps or cpu_budget (or both)")
+    model = trainer.raw_model
+    start = time.process_time()
+    best, best_state, best_step, since = float("inf"), None, 0, 0
+    histories, curve = [], []
+    while True:
+        target = trainer.step + every
+        trainer.cfg.max_steps = min(target, max_steps) if max_steps else target
+        before = len(histories[-1].train_loss) if histories else 0
+        history = trainer.fit()
+        if histories and history is histories[-1]:  # a Trainer that keeps one history for all fits
+            losses = history.train_loss[before:]
+        else:
+            histories.append(history)
+            losses = history.train_loss
+        if not history.valid:
+            raise ConfigError("fit_until_plateau: the trainer has no validation loader")
+        point = {"step": trainer.step, "valid_ppl": history.valid[-1]["valid_ppl"],
+                 "cpu_s": time.process_time() - start, "train_loss": sum(losses) / max(1, len(losses))}
+        curve.append(point)
+        if report is not None:
+            report(point)
+        if point["valid_ppl"] < best - 1e-4:
+            best, best_step, since = point["valid_ppl"], trainer.step, 0
+            best_state = copy.deepcopy(model.state_dict())
+        else:
+            since += 1
+        stop = ("patience" if since >= patience else "steps" if max_steps and trainer.step >= max_steps
+                else "budget" if cpu_budget is not None and point["cpu_s"] >= cpu_budget else None)
+        if stop or history.interrupted is not None:
+            break
+    model.load_state_dict(best_state)
+    return _merged(histories), {"curve": curve, "stopped_by": stop or "interrupted", "steps": trainer.step,
+                                "best_step": best_step, "best_valid_ppl": best}
+
+
+def run_config(spec: Recipe, regime: Regime = REGIME, seed: int = 0) -> dict[str, Any]:
+    """The ``companion`` configuration (``data``/``model``/``train``/``decode`` sections) of a run
+    of ``spec``: what a run saved by :func:`train` stores, so that ``companion evaluate`` and
+    ``companion translate`` decode it with :data:`DECODING`."""
+    if spec.schedule != "preset" or spec.patience is not None:
+        raise ConfigError("run_config: only recipes that train with a preset's schedule for a fixed number "
+                          "of steps have a companion configuration")
+    return {"data": {"src_lang": "ko", "tgt_lang": "en", "src_vocab_size": regime.src_vocab_size,
+                     "tgt_vocab_size": regime.tgt_vocab_size,
+                     "max_tokens": spec.max_tokens or regime.max_tokens,
+                     "valid_max_sentences": regime.valid_sentences},
+            "model": dict(spec.model),
+            "train": {**spec.train, "seed": seed, "threads": 1},
+            "decode": {**dataclasses.asdict(DECODING), "nbest": 1}}
+
+
 def train(spec: Recipe | str, data: BookData | None = None, *, seed: int = 0,
-          progress: bool = False) -> Trained:
+          progress: bool = False, out_dir: Any = None) -> Trained:
     """Train one model of the book: build it from the recipe (seeded), train it with the
     package's :class:`~companion.training.Trainer` on the regime's training pairs up to the
-    recipe's length, validating on the held-out validation pairs of the same length."""
+    recipe's length, validating on the held-out validation pairs of the same length.
+
+    With ``out_dir`` the run is saved as ``companion train`` saves one (checkpoints holding the
+    :func:`run_config` and both vocabularies, ``metrics.jsonl``), which changes no weight: the
+    ``companion evaluate``/``translate`` commands then read it."""
     spec = recipe(spec) if isinstance(spec, str) else spec
     data = data or book_data()
     model, loader, valid = prepare(spec, data, seed)
+    saving = {}
+    if out_dir is not None:
+        src, tgt = data.src_vocab.to_bytes(), data.tgt_vocab.to_bytes()
+        saving = {"out_dir": out_dir, "run_config": run_config(spec, data.regime, seed),
+                  "vocab": {"src": vocab_entry(src), "tgt": vocab_entry(tgt)}}
+    trainer = make_trainer(spec, model, loader, valid, progress=progress, **saving)
     start = time.process_time()
-    history = Trainer(model, loader, valid, progress=progress, **spec.train).fit()
+    stopped = None
+    if spec.patience is not None:
+        history, stopped = fit_until_plateau(trainer, every=spec.train["eval_every"], patience=spec.patience,
+                                             max_steps=spec.train["max_steps"])
+        stopped.pop("curve")  # the history holds it
+    else:
+        history = trainer.fit()
     seconds = time.process_time() - start
-    return Trained(model.eval(), history, seconds, num_parameters(model), spec, seed)
+    return Trained(model.eval(), history, seconds, num_parameters(model), spec, seed, stopped)
 
 
-__all__ = ["BookData", "RECIPES", "REGIME", "Recipe", "Regime", "Trained", "book_data",
-           "num_parameters", "prepare", "QUICK_REGIME", "quick_recipe", "recipe", "train", "words"]
+__all__ = ["BookData", "DECODING", "Decoding", "RECIPES", "REGIME", "Recipe", "Regime", "SCHEDULES", "Trained",
+           "book_data", "fit_until_plateau", "make_trainer", "num_parameters", "prepare", "QUICK_REGIME",
+           "quick_recipe", "recipe", "run_config", "train", "words"]

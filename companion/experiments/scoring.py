@@ -17,7 +17,7 @@ from companion.data.kosynth.corpus import Pair
 from companion.decoding import decode_corpus, translate_corpus
 from companion.errors import DataError
 from companion.evaluation import MetricScore, bleu_by_length, corpus_bleu, corpus_chrf
-from companion.experiments.regime import BookData, words
+from companion.experiments.regime import DECODING, BookData, words
 
 
 @dataclass
@@ -62,14 +62,15 @@ def score(pairs: Sequence[Pair], hyps: Sequence[str],
                       corpus_chrf(list(hyps), refs), exact, by_length)
 
 
-def evaluate(model: Any, data: BookData, pairs: Sequence[Pair], *, beam_size: int = 5,
-             length_penalty: float = 0.0, **search: Any) -> Evaluation:
-    """Translate the Korean side of ``pairs`` (beam search, or greedy for ``beam_size=1``)
-    and score the outputs against the English side."""
-    if beam_size > 1:
-        search["length_penalty"] = length_penalty
-    hyps = translate_corpus(model, data.src_vocab, data.tgt_vocab, [p.ko for p in pairs],
-                            beam_size=beam_size, **search)
+def evaluate(model: Any, data: BookData, pairs: Sequence[Pair], *, beam_size: int | None = None,
+             **search: Any) -> Evaluation:
+    """Translate the Korean side of ``pairs`` with the book's decoding setting
+    (:data:`~companion.experiments.regime.DECODING`; ``beam_size=1`` is greedy search, other
+    ``search`` options override the setting's) and score the outputs against the English side."""
+    options = {**DECODING.search(beam_size), **search}
+    if options["beam_size"] == 1:
+        options.pop("length_penalty", None)
+    hyps = translate_corpus(model, data.src_vocab, data.tgt_vocab, [p.ko for p in pairs], **options)
     return score(pairs, hyps)
 
 
@@ -97,7 +98,8 @@ def compare_search(model: Any, data: BookData, pairs: Sequence[Pair],
     rows = []
     for k, alpha in settings:
         start = time.process_time()
-        out = decode_corpus(model, sources, beam_size=k, length_penalty=alpha)
+        out = decode_corpus(model, sources, beam_size=k, length_penalty=alpha,
+                            max_len_a=DECODING.max_len_a, max_len_b=DECODING.max_len_b)
         spent = time.process_time() - start
         texts = [data.tgt_vocab.decode(h[0].tokens) for h in out]
         rows.append({"setting": "greedy" if k == 1 else f"beam {k}, α={alpha:g}",
