@@ -99,3 +99,145 @@ def test_check_all_reports_every_failure(capsys):
         check_all([("a", 1.0, 1.0, 0.1), ("b", 5.0, 1.0, 0.1), ("c", 9.0, 1.0, 0.1)])
     assert "b: got 5.0" in str(info.value) and "c: got 9.0" in str(info.value)
     assert capsys.readouterr().out == "a: 1.0 ± 0.1 ✓\n"
+
+
+# ------------------------------------------------------------------------ glue and claims
+
+import ast  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from companion.errors import ConfigError  # noqa: E402
+from companion.repro import (MEASURED_MARKER, ClaimError, claim, format_number,  # noqa: E402
+                             glue_number, glue_text, join_words)
+
+GLUE_PREFIX = "application/papermill.record/"
+#: the sanitizer `make nbval` uses
+ROOT_SANITIZE = Path(__file__).with_name("nbval_sanitize.cfg")
+
+
+@pytest.fixture
+def glued(monkeypatch):
+    """What myst_nb.glue publishes, by name: ``{name: {mime: data}}``; nothing is displayed."""
+    import myst_nb.ext.glue as glue_module
+
+    out = {}
+
+    def publish(bundle, raw, metadata):
+        assert raw and metadata["scrapbook"]["mime_prefix"] == GLUE_PREFIX  # display=False
+        out[metadata["scrapbook"]["name"]] = {k[len(GLUE_PREFIX):]: v for k, v in bundle.items()}
+
+    monkeypatch.setattr(glue_module, "ipy_display", publish)
+    return out
+
+
+def pasted(data: dict, spec: str = "") -> str:
+    """What ``{glue:text}`NAME[:spec]``` shows (myst-nb's own formatting of the stored text)."""
+    from myst_nb.core.variables import format_plain_text
+
+    return format_plain_text(data["text/plain"], spec)
+
+
+@pytest.mark.parametrize("value, spec, text", [
+    (91.8734, ".1f", "91.9"), (-0.01, ".1f", "0.0"), (12345, ",d", "12,345"), (0.734, ".0%", "73%"),
+    (3.0, "d", "3"), (np.float32(2.5), ".2f", "2.50"), (torch.tensor(7), "d", "7"),
+])
+def test_format_number(value, spec, text):
+    assert format_number(value, spec) == text
+
+
+@pytest.mark.parametrize("value, spec, error, message", [
+    (float("nan"), ".1f", ValueError, "cannot show nan"),
+    (float("inf"), ".1f", ValueError, "cannot show inf"),
+    (2.5, "d", ValueError, "integer format 'd' for the non-integral value 2.5"),
+    (True, ".1f", TypeError, "a bool"),
+    (1.0, ".1q", ConfigError, "bad format spec '.1q'"),
+    (1.0, "", ConfigError, "non-empty string"),
+])
+def test_format_number_refuses(value, spec, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        format_number(value, spec)
+
+
+def test_glue_number_stores_the_formatted_text_and_displays_nothing(glued, capsys):
+    assert glue_number("bleu_search", 91.8734, ".1f") is None
+    assert glued["bleu_search"] == {"text/plain": "'91.9'"}
+    assert pasted(glued["bleu_search"]) == "91.9"
+    glue_number("pairs", 100000, ",d")
+    assert pasted(glued["pairs"]) == "100,000"
+    assert capsys.readouterr().out == ""
+
+
+def test_a_measured_glue_is_band_checked_and_marked_for_the_sanitizer(glued):
+    from nbval.plugin import get_sanitize_patterns
+
+    glue_number("bleu", 91.87, ".1f", recorded=91.9, tol=1.5)
+    stored = glued["bleu"]["text/plain"]
+    assert stored.endswith(f"# {MEASURED_MARKER}, recorded 91.9 ± 1.5")
+    assert ast.literal_eval(stored) == "91.9" and pasted(glued["bleu"]) == "91.9"
+    # another CPU's 91.84 stores another digit, and the sanitizer makes both the same line
+    glue_number("bleu", 91.84, ".2f", recorded=91.9, tol=1.5)
+    other = glued["bleu"]["text/plain"]
+    cfg = ROOT_SANITIZE.read_text(encoding="utf-8")
+    for regex, replace in get_sanitize_patterns(cfg):
+        stored, other = re.sub(regex, replace, stored), re.sub(regex, replace, other)
+    assert stored == other == "MEASURED"
+    with pytest.raises(RecordedNumberError, match=r"bleu: got 80.0, outside the recorded band 91.9 ± 1.5"):
+        glue_number("bleu", 80.0, ".1f", recorded=91.9, tol=1.5)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"name": "bleu:x"}, "no ':'"), ({"name": "1st"}, "glue name"),
+    ({"recorded": 1.0}, "give both recorded= and tol="), ({"recorded": 1.0, "tol": -1}, "tol must be"),
+])
+def test_glue_number_refuses_bad_arguments(glued, kwargs, message):
+    args = {"name": "n", "value": 1.0, "spec": ".1f", **kwargs}
+    name, value, spec = args.pop("name"), args.pop("value"), args.pop("spec")
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        glue_number(name, value, spec, **args)
+    assert glued == {}
+
+
+def test_glue_text_plain_joined_measured_and_markdown(glued):
+    glue_text("sample", "the cat sat")
+    assert pasted(glued["sample"]) == "the cat sat"
+    glue_text("buckets", ["1-10", "11-20", "21+"])
+    assert pasted(glued["buckets"]) == "1-10, 11-20 and 21+"
+    glue_text("wrong", "don't 'quote' me", measured=True)
+    assert glued["wrong"]["text/plain"].endswith(MEASURED_MARKER)
+    assert pasted(glued["wrong"]) == "don't 'quote' me"
+    glue_text("md", "*three* words", markdown=True)
+    assert glued["md"]["text/markdown"] == "*three* words"
+    with pytest.raises(ConfigError, match="measured markdown"):
+        glue_text("x", "a", markdown=True, measured=True)
+    with pytest.raises(ValueError, match="empty"):
+        glue_text("x", "  ")
+    with pytest.raises(TypeError, match="a string or a sequence"):
+        glue_text("x", 3)
+    assert join_words(["a"]) == "a" and join_words([1, 2], last=" or ") == "1 or 2"
+
+
+def test_claim_prints_a_statement_that_holds(capsys):
+    claim("attention beats the fixed vector", 91.9 > 30.2)
+    claim("RNNsearch wins every bucket", {"1-10": True, "11-20": np.bool_(True)})
+    claim("the losses agree", torch.tensor(True))
+    assert capsys.readouterr().out == ("✓ attention beats the fixed vector\n✓ RNNsearch wins every bucket\n"
+                                       "✓ the losses agree\n")
+
+
+def test_a_claim_that_fails_names_the_statement_the_cases_and_the_evidence(capsys):
+    with pytest.raises(ClaimError, match=r"claim does not hold: RNNsearch wins every bucket "
+                                         r"\(fails for: 21\+\); evidence: \{'21\+': \(40.1, 41.0\)\}"):
+        claim("RNNsearch wins every bucket", {"1-10": True, "21+": False}, evidence={"21+": (40.1, 41.0)})
+    with pytest.raises(ClaimError, match="claim does not hold: the best head is 2"):
+        claim("the best head is 2", 4 == 2)
+    with pytest.raises(ClaimError, match="no cases"):
+        claim("every seed agrees", {})
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("condition", [[False], "yes", 1, torch.tensor([True, False])])
+def test_a_claim_needs_a_real_bool(condition):
+    """A non-empty list (or the string "no") is truthy: a claim must not pass by accident."""
+    with pytest.raises(TypeError, match="must be a bool"):
+        claim("something holds", condition)
