@@ -81,7 +81,8 @@ def _html_cell(value: Any, digits: int) -> str:
             text = text[1:] if float(text) == 0.0 else "−" + text[1:]  # a typographic minus
         return text
     if isinstance(value, int):
-        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+        text = f"{abs(value):,}" if abs(value) >= 10_000 else str(abs(value))
+        return "−" + text if value < 0 else text
     return str(value)
 
 
