@@ -101,6 +101,31 @@ def test_additive_attention_step_by_hand():
         torch.testing.assert_close(att.score(q, keys), torch.tensor(scores, dtype=D), rtol=0, atol=1e-14)
     context, weights = _run(att)
     _check(context, weights, scores)
+    with torch.no_grad():  # the readable form the chapter shows: the same hand-computed scores
+        readable = att.readable_score(q, torch.tensor(ANN, dtype=D))
+    torch.testing.assert_close(readable, torch.tensor(scores, dtype=D), rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("dtype, atol", [(torch.float64, 1e-12), (torch.float32, 1e-5)])
+def test_the_readable_additive_score_equals_the_optimised_one(dtype, atol):
+    """``readable_score`` (``v_a^T tanh(W_a s + U_a h)`` as written) and ``score`` (keys computed
+    once, the tanh through a sigmoid, in place) agree, values and gradients."""
+    torch.manual_seed(0)
+    att = BahdanauAttention(7, 6, 5).to(dtype)
+    with torch.no_grad():
+        for p in att.parameters():
+            p.mul_(3.0)  # push the energies into tanh's saturated range too
+    query = torch.randn(4, 7, dtype=dtype, requires_grad=True)
+    annotations = torch.randn(4, 9, 6, dtype=dtype, requires_grad=True)
+    fast = att.score(query, att.project_keys(annotations))
+    slow = att.readable_score(query, annotations)
+    assert fast.shape == slow.shape == (4, 9)
+    torch.testing.assert_close(fast, slow, rtol=0, atol=atol)
+    weights = torch.randn(4, 9, dtype=dtype)
+    grads_fast = torch.autograd.grad((fast * weights).sum(), [query, annotations, *att.parameters()])
+    grads_slow = torch.autograd.grad((slow * weights).sum(), [query, annotations, *att.parameters()])
+    for a, b in zip(grads_fast, grads_slow):
+        torch.testing.assert_close(a, b, rtol=0, atol=atol * 10)
 
 
 def test_dot_attention_step_by_hand():
