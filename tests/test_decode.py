@@ -5,6 +5,7 @@ import math
 import pytest
 import torch
 
+from companion.decoding.corpus import decode_corpus
 from companion.decoding.ensemble import Ensemble
 from companion.decoding.search import (NEVER_GENERATED, Hypothesis, all_outputs, ban_tokens, beam_search, evaluating,
                                        exhaustive_search, greedy_search, length_penalty, max_lengths,
@@ -324,3 +325,62 @@ def test_bad_ensembles_are_config_errors():
         Ensemble([tiny(0)], combine="max")
     with pytest.raises(ConfigError, match="different target vocabularies"):
         Ensemble([tiny(0, vocab=7), tiny(0, vocab=8)])
+
+
+
+def test_an_ensemble_compares_its_target_vocabularies_by_identity_not_size():
+    from companion.data.vocab import CharVocab
+
+    ab, ac = CharVocab.build("ab"), CharVocab.build("ac")  # 6 entries each, different characters
+    assert len(ab) == len(ac) == 6 and ab.sha256 != ac.sha256
+    models = [tiny(0, vocab=6), tiny(1, vocab=6)]
+    Ensemble(models, tgt_vocabs=[ab, CharVocab.build("ba")])  # the same vocabulary, built again
+    with pytest.raises(ConfigError, match=rf"^Ensemble: member 1's target vocabulary \(6 entries, sha256 "
+                                          rf"{ac.sha256[:12]}\) is not member 0's \(6 entries, sha256 "
+                                          rf"{ab.sha256[:12]}\); the members must share one target vocabulary$"):
+        Ensemble(models, tgt_vocabs=[ab, ac])
+    with pytest.raises(ConfigError, match="1 target vocabularies for 2 members"):
+        Ensemble(models, tgt_vocabs=[ab])
+
+
+def test_decode_corpus_with_a_beam_of_one_honours_the_finish_rule():
+    """Greedy search is beam 1 under "top_k" only; under "every" each EOS extension finishes,
+    which can end a sentence differently, so decode_corpus must not switch to greedy there."""
+    sources = [row[: int(n)].tolist() for row, n in zip(SRC, SRC_LEN)]
+    differs = 0
+    for seed in range(4):
+        model = tiny(seed, vocab=9)
+        kw = dict(beam_size=1, max_len=6)
+        every = decode_corpus(model, sources, finish_rule="every", **kw)
+        assert [h[0].tokens for h in every] == \
+            [b[0].tokens for b in beam_search(model, SRC, SRC_LEN, finish_rule="every", **kw)]
+        top_k = decode_corpus(model, sources, **kw)
+        assert [h[0].tokens for h in top_k] == [g.tokens for g in greedy_search(model, SRC, SRC_LEN, max_len=6)]
+        differs += [h[0].tokens for h in every] != [h[0].tokens for h in top_k]
+    assert differs > 0  # the two rules really differ on these models
+
+
+def test_decode_corpus_refuses_a_language_model():
+    from companion.models.charlm import CharLM
+
+    with pytest.raises(ConfigError, match=r"^decode_corpus: CharLM is a language model, not a translator"):
+        decode_corpus(CharLM(9, 4, 4), [[4, EOS]])
+
+
+def test_a_beam_that_cannot_fit_in_memory_is_refused_before_searching(monkeypatch):
+    import companion.decoding.search as search
+
+    model = tiny(0, vocab=9)
+    with evaluating(model):
+        state = model.encode(SRC, SRC_LEN)
+    per_row = search.state_nbytes(state) / 3 + 6 * 9 * 4 + 4 * 6 * 8  # the documented estimate
+    assert search.state_nbytes(state) == sum(t.numel() * t.element_size() for t in state)
+    monkeypatch.setattr(search, "available_memory", lambda device: int(3 * 4 * per_row) + 1)
+    assert beam_search(model, SRC, SRC_LEN, beam_size=4, max_len=6)  # just fits
+    steps = []
+    monkeypatch.setattr(model, "step", lambda *a, **k: steps.append(1))
+    with pytest.raises(ConfigError, match=r"^decode: a beam of 5 over 3 sentence\(s\) needs about 0\.0 GiB "
+                                          r"\(15 hypotheses x 9 target tokens and their decoder states\), "
+                                          r"but only 0\.0 GiB of cpu memory is available; use a smaller beam"):
+        beam_search(model, SRC, SRC_LEN, beam_size=5, max_len=6)
+    assert steps == []  # refused before the first step

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commands.options import add_decode_options, check_decode_options
+from companion.commands.options import add_decode_options, check_decode_options, load_translator
 from companion.validation import check_input_dir, check_output_file
 
 
@@ -23,14 +23,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from companion.decoding.corpus import translate_corpus
     from companion.evaluation.metrics import corpus_bleu, corpus_chrf
-    from companion.training.rundir import load_run, make_split_loader, search_options
+    from companion.training.rundir import make_split_loader, search_options
     from companion.training.trainer import evaluate_loss
 
     device = check_decode_options(args)
     check_input_dir("--data", args.data, "data directory")
     if args.hyps:
         check_output_file("--hyps", args.hyps)
-    model, src_vocab, tgt_vocab, cfg, ckpt = load_run(args.checkpoint, device)
+    model, src_vocab, tgt_vocab, cfg, ckpt = load_translator(args.checkpoint, device)
     loader, pairs = make_split_loader(cfg, args.data, args.split, src_vocab, tgt_vocab, shuffle=False)
     beam = args.beam if args.beam is not None else cfg.decode.beam_size
     hyps = translate_corpus(model, src_vocab, tgt_vocab, [s for s, _ in pairs], beam_size=beam,

@@ -23,6 +23,18 @@ def _device_of(model: Any) -> torch.device:
         return torch.device("cpu")
 
 
+def check_translator(model: Any, where: str) -> None:
+    """Refuse (one-line :class:`ConfigError`) a model that cannot translate: a language model
+    (no source to ``encode``) or anything else without the decoding interface."""
+    missing = [m for m in ("encode", "step", "reorder_state") if not callable(getattr(model, m, None))]
+    if not missing:
+        return
+    name = type(model).__name__
+    if callable(getattr(model, "initial_state", None)):
+        raise ConfigError(f"{where}: {name} is a language model, not a translator (it has no source to encode)")
+    raise ConfigError(f"{where}: {name} is not a translator (it lacks {', '.join(missing)})")
+
+
 def decode_corpus(
     model: Any,
     sources: Sequence[Sequence[int]],
@@ -42,6 +54,7 @@ def decode_corpus(
     """
     if not isinstance(batch_size, int) or batch_size < 1:
         raise ConfigError(f"decode_corpus: batch_size must be a positive integer, got {batch_size!r}")
+    check_translator(model, "decode_corpus")
     for i, s in enumerate(sources):
         if len(s) == 0 or s[-1] != EOS:
             raise DataError(f"decode_corpus: source {i} must end with EOS (id {EOS}), got {list(s)[-5:]}")
@@ -92,4 +105,4 @@ def translate_corpus(
     return [tgt_vocab.decode(h[0].tokens) if h else "" for h in hyps]
 
 
-__all__ = ["decode_corpus", "translate_corpus"]
+__all__ = ["check_translator", "decode_corpus", "translate_corpus"]

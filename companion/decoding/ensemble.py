@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -11,17 +12,54 @@ import torch
 from companion.errors import ConfigError
 
 
+def vocab_identity(vocab: Any) -> str:
+    """The identity of a vocabulary: the hex sha256 of its serialized form (``vocab.sha256``,
+    what a checkpoint stores beside the vocabulary), or of ``to_bytes()``."""
+    digest = getattr(vocab, "sha256", None)
+    if isinstance(digest, str):
+        return digest
+    to_bytes = getattr(vocab, "to_bytes", None)
+    if not callable(to_bytes):
+        raise ConfigError(f"Ensemble: cannot tell the identity of a {type(vocab).__name__} vocabulary "
+                          f"(it has neither sha256 nor to_bytes)")
+    return hashlib.sha256(to_bytes()).hexdigest()
+
+
+def check_same_vocabulary(vocabs: Sequence[Any], side: str, members: int,
+                          names: Sequence[str] | None = None) -> None:
+    """Refuse (one-line :class:`ConfigError`) ``vocabs`` (one per ensemble member) that are not
+    all the same vocabulary; ``side`` (``"source"``/``"target"``) and the members' ``names``
+    (default ``member 0``, ``member 1``, ...) appear in the message."""
+    if len(vocabs) != members:
+        raise ConfigError(f"Ensemble: {len(vocabs)} {side} vocabularies for {members} members")
+    names = list(names) if names is not None else [f"member {i}" for i in range(members)]
+    first = vocab_identity(vocabs[0])
+    for i, vocab in enumerate(vocabs[1:], start=1):
+        other = vocab_identity(vocab)
+        if other != first:
+            raise ConfigError(
+                f"Ensemble: {names[i]}'s {side} vocabulary ({len(vocab)} entries, sha256 {other[:12]}) is not "
+                f"{names[0]}'s ({len(vocabs[0])} entries, sha256 {first[:12]}); the members must share one "
+                f"{side} vocabulary")
+
+
 class Ensemble:
     """Several models decoded as one: at every step their distributions are averaged.
 
     ``combine="prob"`` (default) averages the probabilities, ``log mean_m p_m(y)`` (what
     fairseq and Marian do; Sutskever et al. do not say how their ensemble of 5 combined its
     members); ``combine="log_prob"`` averages the log-probabilities, ``mean_m log p_m(y)``
-    renormalised (a product of experts). All members must share the target vocabulary.
-    An ensemble of one model decodes exactly like that model.
+    renormalised (a product of experts). An ensemble of one model decodes exactly like that model.
+
+    All members must share the target vocabulary -- not only its size: two SentencePiece models
+    of the same size trained on different text give the same id to different pieces, and
+    averaging their distributions would mix unrelated tokens. Sizes are always compared; given
+    ``tgt_vocabs`` (one vocabulary per member, e.g. from each checkpoint), their identities are
+    too (:func:`vocab_identity`: the sha256 of the serialized model, what a checkpoint records).
     """
 
-    def __init__(self, models: Sequence[Any], combine: Literal["prob", "log_prob"] = "prob"):
+    def __init__(self, models: Sequence[Any], combine: Literal["prob", "log_prob"] = "prob",
+                 tgt_vocabs: Sequence[Any] | None = None):
         models = list(models)
         if not models:
             raise ConfigError("Ensemble: needs at least one model")
@@ -30,6 +68,8 @@ class Ensemble:
         sizes = {getattr(m, "tgt_vocab_size", None) for m in models}
         if len(sizes) > 1:
             raise ConfigError(f"Ensemble: members have different target vocabularies {sorted(map(str, sizes))}")
+        if tgt_vocabs is not None:
+            check_same_vocabulary(list(tgt_vocabs), "target", len(models))
         self.models = models
         self.combine = combine
 
@@ -52,4 +92,4 @@ class Ensemble:
         return tuple(m.reorder_state(s, index) for m, s in zip(self.models, state))
 
 
-__all__ = ["Ensemble"]
+__all__ = ["Ensemble", "check_same_vocabulary", "vocab_identity"]
