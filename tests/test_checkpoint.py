@@ -27,6 +27,33 @@ def minimal(step: int = 1) -> dict:
             "vocab": {"src": C.vocab_entry(b"src-bytes"), "tgt": C.vocab_entry(b"tgt-bytes")}}
 
 
+def _values(obj):
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from _values(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from _values(v)
+    else:
+        yield obj
+
+
+def test_a_saved_checkpoint_holds_no_python_bytes(tmp_path):
+    """torch before 2.6 refuses ``bytes`` under weights_only ("Unsupported class _codecs.encode"):
+    the vocabularies go to disk as uint8 tensors and come back as the same bytes."""
+    path = tmp_path / "c.pt"
+    model_bytes = bytes(range(256)) * 3
+    C.save_checkpoint(dict(minimal(3), vocab={"src": C.vocab_entry(model_bytes), "tgt": C.vocab_entry(b"t")}), path)
+    raw = torch.load(path, weights_only=True)
+    assert not [v for v in _values(raw) if isinstance(v, (bytes, bytearray))]
+    assert raw["vocab"]["src"]["bytes"].dtype == torch.uint8
+    back = C.load_checkpoint(path)
+    assert back["vocab"]["src"] == C.vocab_entry(model_bytes) and back["vocab"]["tgt"]["bytes"] == b"t"
+    old = tmp_path / "old.pt"  # written with bytes, as before: still read
+    C.atomic_save(minimal(3), old)
+    assert C.load_checkpoint(old)["vocab"]["src"]["bytes"] == b"src-bytes"
+
+
 def test_round_trip_loads_with_weights_only(tmp_path):
     path = tmp_path / "c.pt"
     C.atomic_save(minimal(3), path)

@@ -17,6 +17,7 @@ import torch
 
 from companion.cli import main
 from companion.data.vocab import SentencePieceVocab, load_vocab
+from companion.training.checkpoint import load_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = str(ROOT / "configs/cpu/seq2seq.yaml")
@@ -88,7 +89,7 @@ def test_train_translate_evaluate(data, tmp_path, capsys, monkeypatch):
     for name in ("vocab.src.model", "vocab.tgt.model", "config.yaml", "metrics.jsonl",
                  "checkpoint-last.pt", "checkpoint-best.pt", "checkpoint-step20.pt"):
         assert (run / name).exists(), name
-    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    ckpt = load_checkpoint(run / "checkpoint-last.pt")
     assert ckpt["step"] == 20 and ckpt["config"]["model"]["hidden_size"] == 32
     assert ckpt["vocab"]["src"]["bytes"] == (run / "vocab.src.model").read_bytes()
     evals = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines() if "valid_nll" in x]
@@ -184,7 +185,7 @@ def test_a_rerun_after_a_crash_does_not_reuse_stale_vocabularies(data, tmp_path,
     assert "non-finite loss" in error_of(capsys, rc)  # crashed before its first checkpoint
     assert len(load_vocab(run / "vocab.src.model")) == 36 and not (run / "checkpoint-last.pt").exists()
     assert train(data, run, max_steps=2) == 0  # the same --out, now with data.src_vocab_size=40
-    ckpt = torch.load(run / "checkpoint-last.pt", weights_only=True)
+    ckpt = load_checkpoint(run / "checkpoint-last.pt")
     assert ckpt["config"]["data"]["src_vocab_size"] == 40
     assert ckpt["model"]["src_embed.weight"].shape[0] == 40 == len(load_vocab(run / "vocab.src.model"))
     msg = error_of(capsys, train(data, run, "data.src_vocab_size=36", max_steps=4, resume=True))

@@ -192,7 +192,7 @@ def test_checkpoints_last_best_and_rotation(tmp_path):
     names = sorted(p.name for p in tmp_path.glob("checkpoint-*.pt"))
     assert names == ["checkpoint-best.pt", "checkpoint-last.pt", "checkpoint-step15.pt",
                      "checkpoint-step20.pt"]
-    last = torch.load(tmp_path / "checkpoint-last.pt", weights_only=True)
+    last = load_checkpoint(tmp_path / "checkpoint-last.pt")
     assert last["step"] == 20 and last["config"]["model"] == {"name": "x"}
     assert last["config"]["train"]["keep_last"] == 2 and last["resumes"] == []  # the Trainer's own options
     assert last["vocab"]["src"]["bytes"] == b"ab"

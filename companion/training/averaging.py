@@ -29,7 +29,7 @@ from typing import Any
 import torch
 
 from companion.errors import CheckpointError, CompanionError, ConfigError
-from companion.training.checkpoint import atomic_save, first_model_difference, load_checkpoint
+from companion.training.checkpoint import first_model_difference, load_checkpoint, save_checkpoint
 
 _STEP_FILE = re.compile(r"checkpoint-step(\d+)\.pt")
 
@@ -145,7 +145,7 @@ def save_average(paths: Sequence[str | Path], out: str | Path) -> dict[str, Any]
         if out.exists() and Path(p).exists() and os.path.samefile(out, p):
             raise CheckpointError(f"{out}: is one of the checkpoints being averaged; choose another --out")
     ckpt = average_checkpoints(paths)
-    atomic_save(ckpt, out)
+    save_checkpoint(ckpt, out)
     return ckpt
 
 

@@ -11,6 +11,13 @@ with ``torch.load(path, weights_only=True)`` (this package never unpickles arbit
     config                        the run's configuration as a plain nested dict
     vocab                         {"src"|"tgt": {"bytes": SentencePiece model, "sha256": hex}}
     best                          the best validation loss so far
+    resumes                       the resumes that reset or changed options (see
+                                  :mod:`companion.training.resume`)
+
+A vocabulary is ``bytes`` in memory but a ``uint8`` tensor on disk (:func:`save_checkpoint`
+packs it, :func:`load_checkpoint` unpacks it): torch before 2.6 refuses Python ``bytes`` under
+``weights_only=True`` ("Unsupported class _codecs.encode", seen with torch 2.2-2.4), and a tensor
+loads everywhere. Checkpoints written with ``bytes`` still load where torch accepts them.
 
 Nothing in a checkpoint grows with the number of steps: the per-step metrics are in the run's
 ``metrics.jsonl``, not here.
@@ -83,6 +90,26 @@ def link_atomic(src: Path, dst: Path) -> None:
     fsync_dir(dst.parent)
 
 
+def save_checkpoint(ckpt: dict, path: str | Path) -> None:
+    """:func:`atomic_save` of a checkpoint dict, its vocabularies' bytes stored as uint8 tensors."""
+    vocab = ckpt.get("vocab")
+    if isinstance(vocab, dict):
+        packed = {side: dict(entry, bytes=torch.frombuffer(bytearray(entry["bytes"]), dtype=torch.uint8).clone())
+                  if isinstance(entry, dict) and isinstance(entry.get("bytes"), (bytes, bytearray)) else entry
+                  for side, entry in vocab.items()}
+        ckpt = dict(ckpt, vocab=packed)
+    atomic_save(ckpt, path)
+
+
+def _unpack_vocab(ckpt: dict) -> None:
+    """Turn the uint8 tensors of :func:`save_checkpoint` back into ``bytes``, in place."""
+    vocab = ckpt.get("vocab")
+    if isinstance(vocab, dict):
+        for entry in vocab.values():
+            if isinstance(entry, dict) and isinstance(entry.get("bytes"), torch.Tensor):
+                entry["bytes"] = entry["bytes"].to(torch.uint8).numpy().tobytes()
+
+
 def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> dict:
     """Load and sanity-check a checkpoint; every failure is a one-line :class:`CheckpointError`."""
     path = Path(path)
@@ -103,6 +130,7 @@ def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") 
     missing = [k for k in REQUIRED_KEYS if k not in ckpt]
     if missing:
         raise CheckpointError(f"{path}: not a companion checkpoint (missing {', '.join(missing)})")
+    _unpack_vocab(ckpt)
     return ckpt
 
 

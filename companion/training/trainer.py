@@ -293,7 +293,7 @@ class Trainer:
         if by_rank is not None:
             state["rng_by_rank"] = by_rank
         path = self.out_dir / f"checkpoint-step{self.step}.pt"
-        ckpt_io.atomic_save(state, path)
+        ckpt_io.save_checkpoint(state, path)
         for name in ["checkpoint-last.pt"] + (["checkpoint-best.pt"] if best else []):
             link_atomic(path, self.out_dir / name)
         ckpt_io.rotate(self.out_dir, self.cfg.keep_last)
