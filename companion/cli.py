@@ -31,7 +31,8 @@ class CommandLineParser(argparse.ArgumentParser):
 #: command name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "generate-data": ("companion.data.kosynth", "write the generated Korean-English corpus"),
-    "train": ("companion.commands.train", "train a model from a YAML config on a corpus directory"),
+    "presets": ("companion.commands.presets", "list the training presets (--config cpu/seq2seq ...)"),
+    "train": ("companion.commands.train", "train a model from a preset or a YAML config on a corpus directory"),
     "translate": ("companion.commands.translate", "translate stdin to stdout with a checkpoint"),
     "evaluate": ("companion.commands.evaluate", "BLEU, chrF and perplexity of a checkpoint on a split"),
     "average": ("companion.commands.average", "average the weights of checkpoints (Vaswani et al.)"),

@@ -10,8 +10,8 @@ A config file has four sections, each a dataclass below::
 ``model`` holds a registry name plus the keyword arguments of that model's constructor; they are
 checked against the constructor's signature (see :mod:`companion.models`). Every unknown key and
 every value of the wrong type or out of range is a :class:`~companion.errors.ConfigError` with a
-one-line message naming the file and the key, e.g. ``configs/cpu/seq2seq.yaml: unknown key
-'train.lrr'``. Command-line overrides ``--set train.lr=0.5`` go through :func:`apply_overrides`.
+one-line message naming the file and the key, e.g. ``my.yaml: unknown key 'train.lrr'``.
+Command-line overrides ``--set train.lr=0.5`` go through :func:`apply_overrides`.
 
 Types and ranges are checked in one place, each section's ``__post_init__``, so a YAML file and
 the Python API (``Trainer(accum_steps=0)`` builds a :class:`TrainConfig` too) refuse the same
@@ -354,8 +354,11 @@ def config_from_dict(raw: Any, where: str = "config") -> Config:
 
 
 def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Config:
-    """Read a YAML config file and apply ``--set key=value`` overrides."""
-    path = Path(path)
+    """Read a YAML config file, or a preset by name (``cpu/transformer``, see
+    :mod:`companion.presets`), and apply ``--set key=value`` overrides."""
+    from companion.presets import resolve
+
+    path = resolve(path)
     if path.is_dir():
         raise ConfigError(f"{path}: is a directory, expected a YAML config file")
     try:

@@ -18,7 +18,7 @@ import torch
 from companion import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = str(ROOT / "configs/cpu/seq2seq.yaml")
+CONFIG = "cpu/seq2seq"  # a preset, by name
 #: small enough for a 60-pair corpus (Korean needs ~370 source pieces for its syllables)
 TINY = ["data.src_vocab_size=380", "data.tgt_vocab_size=120", "model.embed_dim=8", "model.hidden_size=8",
         "model.num_layers=1", "train.eval_every=0"]
@@ -116,6 +116,11 @@ BAD = [
      "got 1.5 * 1 + -100"),
     ("train --config {cfg} --data {novalid} --out {missing}", "valid.ko: file not found"),
     ("train --config {cfg} --data {emptyvalid} --out {missing}", "valid.ko: the valid split is empty (no ko-en pairs)"),
+    ("train --config transformer --data {data} --out {missing}",
+     "transformer: config file not found, nor a preset (did you mean cpu/transformer or gpu/transformer?)"),
+    # presets
+    ("presets --path gpu/lstm", "gpu/lstm: config file not found, nor a preset (the presets are cpu/rnnencdec"),
+    ("presets --bogus", "unrecognized arguments: --bogus"),
     # translate
     ("translate --checkpoint {text}", "not a readable checkpoint (truncated or foreign file"),
     ("translate --checkpoint {dir}", "is a directory, expected a checkpoint file"),

@@ -20,7 +20,7 @@ from companion.data.vocab import SentencePieceVocab, load_vocab
 from companion.training.checkpoint import load_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = str(ROOT / "configs/cpu/seq2seq.yaml")
+CONFIG = "cpu/seq2seq"  # a preset, by name
 TINY = ["data.src_vocab_size=40", "data.tgt_vocab_size=40", "data.max_tokens=400",
         "model.embed_dim=16", "model.hidden_size=32", "model.num_layers=1", "train.eval_every=0",
         "train.log_every=5"]
@@ -207,7 +207,9 @@ def test_config_errors_on_the_command_line(data, tmp_path, capsys):
     rc = main(["train", "--config", str(bad), "--data", str(data), "--out", out])
     assert error_of(capsys, rc) == f"error: {bad}: unknown key 'train.lrr'"
     rc = main(["train", "--config", str(tmp_path / "none.yaml"), "--data", str(data), "--out", out])
-    assert error_of(capsys, rc).endswith("none.yaml: config file not found")
+    assert error_of(capsys, rc).endswith("none.yaml: config file not found, nor a preset (the presets are "
+                                         "cpu/rnnencdec, cpu/rnnsearch, cpu/seq2seq, cpu/transformer, "
+                                         "gpu/rnnencdec, gpu/rnnsearch, gpu/seq2seq, gpu/transformer)")
     rc = main(["train", "--config", CONFIG, "--data", str(tmp_path / "nodata"), "--out", out])
     assert error_of(capsys, rc) == f"error: --data {tmp_path / 'nodata'}: data directory not found"
 

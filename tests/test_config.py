@@ -24,9 +24,9 @@ def write(tmp_path: Path, text: str) -> Path:
     return p
 
 
-@pytest.mark.parametrize("name", ["cpu/seq2seq.yaml", "gpu/seq2seq.yaml"])
+@pytest.mark.parametrize("name", ["cpu/seq2seq", "gpu/seq2seq"])
 def test_shipped_configs_load(name):
-    cfg = load_config(ROOT / "configs" / name)
+    cfg = load_config(name)  # a preset, by name
     assert cfg.model.name == "seq2seq"
     model = build_model(cfg.model, 50, 60) if name.startswith("cpu") else None
     if model is not None:
@@ -41,7 +41,7 @@ def lstm_weights(layers: int, inputs: int, hidden: int) -> int:
 def test_gpu_profile_builds_the_papers_model():
     """Sutskever et al. (2014), section 3.4: 4 layers of 1000 cells, 1000-dimensional embeddings,
     160k source and 80k target words: 384M parameters, 64M of them recurrent connections."""
-    cfg = load_config(ROOT / "configs/gpu/seq2seq.yaml")
+    cfg = load_config("gpu/seq2seq")
     assert cfg.train.preset == "sutskever" and cfg.model.args["reverse_source"] is True
     with torch.device("meta"):  # shapes only: no memory, no time
         model = build_model(cfg.model, 160_000, 80_000)
