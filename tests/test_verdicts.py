@@ -74,6 +74,8 @@ def test_a_large_effect_with_five_seeds_holds_and_its_mirror_is_opposite():
     assert v.verdict == HOLDS and v.p == pytest.approx(1 / 32) and v.min_effect == 1.0
     assert v.evidence("BLEU") == "+6.1 ± 1.0 BLEU (5/5 seeds agree, p = 0.031)"
     assert judge([-g for g in gains], min_effect=1.0).verdict == OPPOSITE
+    assert judge([-g for g in gains], min_effect=1.0).evidence("BLEU").endswith(
+        "(0/5 seeds agree, p = 0.031 against the claim)")
     assert judge(gains, sign=-1, min_effect=1.0).verdict == OPPOSITE
     assert judge([-g for g in gains], sign=-1, min_effect=1.0).verdict == HOLDS
 

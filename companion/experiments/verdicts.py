@@ -108,15 +108,15 @@ class Verdict:
 
     def evidence(self, unit: str = "", digits: int = 1) -> str:
         """``"+1.4 ± 4.5 BLEU (4/5 seeds agree, p = 0.19)"`` for a paired comparison: mean and sd
-        of the differences, how many seeds' differences have the claimed sign, the one-sided p;
+        of the differences, how many seeds' differences have the claimed sign, the one-sided p (of
+        the claimed direction; of the other when the verdict is opposite);
         ``"+5.4 BLEU (unpaired, 5 vs 5 runs, p = 0.004)"`` for an unpaired one."""
         unit = f" {unit}" if unit else ""
+        p = f"p = {self.p:.2g}" if self.verdict != OPPOSITE else f"p = {self.p_other:.2g} against the claim"
         if not self.paired:
-            return (f"{self.mean:+.{digits}f}{unit} (unpaired, {len(self.a)} vs {len(self.b)} runs, "
-                    f"p = {self.p:.2g})")
+            return f"{self.mean:+.{digits}f}{unit} (unpaired, {len(self.a)} vs {len(self.b)} runs, {p})"
         agree = sum(d * self.sign > 0 for d in self.diffs)
-        return (f"{self.mean:+.{digits}f} ± {self.sd:.{digits}f}{unit} "
-                f"({agree}/{len(self.diffs)} seeds agree, p = {self.p:.2g})")
+        return f"{self.mean:+.{digits}f} ± {self.sd:.{digits}f}{unit} ({agree}/{len(self.diffs)} seeds agree, {p})"
 
 
 # ------------------------------------------------------------------------------ the tests
