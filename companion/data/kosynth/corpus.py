@@ -9,9 +9,17 @@ Layout written by :func:`write_corpus`::
 A level (:mod:`companion.data.kosynth.level`) sets the lexicon cut, the name pool, the clause
 budget and the longest sentence; ``full`` (the default) is the whole grammar.
 
-Splits are leak-free: pairs are grouped by their English side (which determines nothing
-about the Korean, but every Korean sentence has exactly one English), and whole groups go to
-one split, so no Korean or English sentence of valid/test occurs in train.
+The writer streams: it draws pairs and writes them as it goes, in memory independent of the
+corpus size (about 14 bytes per pair for the Korean digests that keep pairs distinct, see
+:mod:`.digests`, and the held-out split keys; no pair is held). Splits are leak-free: a Korean
+sentence occurs once in a corpus, and pairs are grouped by a seeded hash of their English side
+(:mod:`.heldout`), whole groups going to one split, so no Korean or English sentence of
+valid/test occurs in train. :func:`generate_pairs` and :func:`split_pairs` give the same pairs
+and splits in memory, through the same code.
+
+Format 2 (:data:`FORMAT_VERSION`, recorded in the datasheet): splits by the English side's
+hash. Format 1 (the datasheets without ``format_version``) shuffled the English groups in memory:
+the same pairs for a seed and level, in other splits.
 """
 
 from __future__ import annotations
@@ -19,11 +27,18 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from array import array
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from companion.data.kosynth.english import number_word
+from companion.data.kosynth.digests import DigestSet, digest64
 from companion.data.kosynth.grammar import SentenceBuilder, lexicon_of, make_sentence
+from companion.data.kosynth.heldout import KEY_SPACE, HeldOut, assign, candidate_bound, split_key
 from companion.data.kosynth.level import MIN_WORDS, Level, resolve_level
 from companion.errors import DataError
 
@@ -35,6 +50,11 @@ _REQUIRE = {"numbers": "number", "negation": "negation", "tense": "tense", "wh":
 LONG_WORDS = 40  # the long challenge set of the full level; see Level.long_words
 MIN_SIZE = 3
 MAX_WORDS = 80  # the full level's longest sentence; see Level.max_words
+#: the corpus format the writer produces (see the module docstring)
+FORMAT_VERSION = 2
+FORMAT_NOTE = ("splits by a seeded 64-bit hash of the English side (kosynth.heldout), written while "
+               "generating; format 1 (datasheets without format_version) shuffled English groups in "
+               "memory: the same pairs for a seed and level, in other splits")
 
 
 @dataclass(frozen=True)
@@ -86,26 +106,33 @@ def _draw(builder: SentenceBuilder, require: str | None = None) -> Pair:
         return Pair(" ".join(s.ko), " ".join(s.en), s.align, s.tags, s.refs, s.lemmas)
 
 
-def generate_pairs(n: int, seed: int, level: str | Level | None = "full") -> list[Pair]:
-    """``n`` distinct pairs drawn with ``random.Random(seed)`` at ``level`` (a name such as
-    "small", or a :class:`Level`), deduplicated as pairs."""
+def iter_pairs(n: int, seed: int, level: str | Level | None = "full") -> Iterator[Pair]:
+    """Yield ``n`` pairs with distinct Korean sides, drawn with ``random.Random(seed)`` at
+    ``level``, as they are drawn. Memory: one 8-byte digest per Korean sentence (a
+    :class:`~.digests.DigestSet`), nothing per pair beyond that.
+
+    The grammar gives every Korean sentence one English translation, so distinct Korean sides
+    are distinct pairs; a Korean sentence drawn again with another English would be dropped, so
+    that a source sentence never occurs twice in a corpus (nor in two splits)."""
     if n < 0:
         raise DataError(f"number of pairs must be >= 0, got {n}")
     builder = SentenceBuilder(random.Random(seed), resolve_level(level))
-    seen: set[tuple[str, str]] = set()
-    out: list[Pair] = []
-    attempts = 0
-    while len(out) < n:
+    seen = DigestSet(expected=n)
+    made = attempts = 0
+    while made < n:
         attempts += 1
         if attempts > 20 * n + 1000:
-            raise DataError(f"could not draw {n} distinct pairs (got {len(out)})")
+            raise DataError(f"could not draw {n} distinct pairs (got {made})")
         p = _draw(builder)
-        key = (p.ko, p.en)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(p)
-    return out
+        if seen.add(digest64(p.ko)):
+            made += 1
+            yield p
+
+
+def generate_pairs(n: int, seed: int, level: str | Level | None = "full") -> list[Pair]:
+    """``n`` distinct pairs drawn with ``random.Random(seed)`` at ``level`` (a name such as
+    "small", or a :class:`Level`): :func:`iter_pairs` as a list."""
+    return list(iter_pairs(n, seed, level))
 
 
 def split_sizes(size: int) -> dict[str, int]:
@@ -117,46 +144,100 @@ def split_sizes(size: int) -> dict[str, int]:
     return {"train": size - 2 * held, "valid": held, "test": held}
 
 
+def held_out_of(pairs: list[Pair], seed: int) -> tuple[HeldOut, list[int]]:
+    """The held-out groups of an in-memory corpus, and each pair's split key."""
+    keys = [split_key(p.en, seed) for p in pairs]
+    return assign(np.sort(np.array(keys, dtype=np.uint64)), split_sizes(len(pairs))), keys
+
+
 def split_pairs(pairs: list[Pair], seed: int) -> dict[str, list[Pair]]:
-    """Leak-free 90/5/5 split: pairs sharing an English sentence stay in one split."""
-    sizes = split_sizes(len(pairs))
-    groups: dict[str, list[int]] = {}
-    for i, p in enumerate(pairs):
-        groups.setdefault(p.en, []).append(i)
-    order = list(groups.values())  # first-appearance order: deterministic
-    random.Random(f"{seed}/split").shuffle(order)
-    chosen: dict[str, list[int]] = {"test": [], "valid": [], "train": []}
-    for g in order:
-        for name in ("test", "valid"):
-            if len(chosen[name]) < sizes[name]:
-                chosen[name].extend(g)
-                break
-        else:
-            chosen["train"].extend(g)
-    return {name: [pairs[i] for i in sorted(idx)] for name, idx in chosen.items()}
+    """Leak-free 90/5/5 split by the English side's split key (:mod:`.heldout`): pairs sharing
+    an English sentence stay in one split; each split keeps the pairs' order. The files that
+    :func:`write_corpus` writes hold the same splits."""
+    held, keys = held_out_of(pairs, seed)
+    out: dict[str, list[Pair]] = {"test": [], "valid": [], "train": []}
+    for p, k in zip(pairs, keys):
+        out[held.split_of(k)].append(p)
+    return out
+
+
+#: a batch of challenge candidates' ``(ko, en)`` -> for each, whether a training sentence
+#: excludes it
+Excluder = Callable[[list[tuple[str, str]]], list[bool]]
+
+
+class _ChallengeDraw:
+    """The seeded stream of one challenge set: candidates of its phenomenon, each Korean
+    sentence once, in draw order, under the attempt limit."""
+
+    def __init__(self, name: str, seed: int, size: int, level: Level):
+        self.name, self.size, self.level = name, size, level
+        self.builder = SentenceBuilder(random.Random(f"{seed}/challenge/{name}"), level)
+        self.seen: set[str] = set()
+        self.got: list[Pair] = []
+        self.attempts = 0
+        self.limit = 200 * size + 1000
+        self.kept_share = 1.0  # of the candidates, the share no training sentence excludes
+
+    @property
+    def open(self) -> bool:
+        return len(self.got) < self.size and self.attempts < self.limit
+
+    def candidates(self) -> list[str]:
+        """The next batch of candidates, each as a spool line (a tenth of a Pair's memory)."""
+        want = min(20_000, int((self.size - len(self.got)) / self.kept_share * 1.25) + 8)
+        out: list[str] = []
+        while len(out) < want and self.attempts < self.limit:
+            self.attempts += 1
+            p = _draw(self.builder, _REQUIRE[self.name])
+            if not _challenge_ok(self.name, p, self.level.long_words) or p.ko in self.seen:
+                continue
+            self.seen.add(p.ko)  # an excluded Korean sentence stays excluded when drawn again
+            out.append(_spool_line(0, p))
+        return out
+
+
+def _challenge_sets(seed: int, size: int, level: str | Level | None,
+                    excluded: Excluder) -> dict[str, list[Pair]]:
+    """Draw each challenge set in rounds: a batch of candidates, one call of ``excluded`` to
+    judge them, and the first candidates not excluded are kept. The outcome does not depend on
+    the batch sizes: it is the first ``size`` acceptable pairs of each set's stream (within its
+    attempt limit). One set's batch is in memory at a time."""
+    level = resolve_level(level)
+    out = {}
+    for name in CHALLENGES:
+        d = _ChallengeDraw(name, seed, size, level)
+        while d.open:
+            cands = d.candidates()
+            marks = excluded([tuple(line.split("\t", 3)[1:3]) for line in cands])
+            for line, bad in zip(cands, marks):
+                if not bad and len(d.got) < d.size:
+                    d.got.append(_from_spool(line)[1])
+            if cands:
+                d.kept_share = max(0.02, marks.count(False) / len(cands))
+        out[name] = d.got
+    return out
 
 
 def challenge_sets(seed: int, size: int, exclude_ko: set[str], exclude_en: set[str],
                    level: str | Level | None = "full") -> dict[str, list[Pair]]:
     """One set per phenomenon, drawn from its own seeded stream, none of it in ``exclude``;
     ``long`` holds pairs of at least ``level.long_words`` English words."""
-    level = resolve_level(level)
-    out = {}
-    for name in CHALLENGES:
-        builder = SentenceBuilder(random.Random(f"{seed}/challenge/{name}"), level)
-        got: list[Pair] = []
-        seen: set[str] = set()
-        attempts = 0
-        while len(got) < size and attempts < 200 * size + 1000:
-            attempts += 1
-            p = _draw(builder, _REQUIRE[name])
-            if (not _challenge_ok(name, p, level.long_words) or p.ko in seen or p.ko in exclude_ko
-                    or p.en in exclude_en):
-                continue
-            seen.add(p.ko)
-            got.append(p)
-        out[name] = got
-    return out
+    return _challenge_sets(seed, size, level,
+                           lambda batch: [ko in exclude_ko or en in exclude_en for ko, en in batch])
+
+
+def _excluded_by_files(ko_path: Path, en_path: Path) -> Excluder:
+    """An :data:`Excluder` that reads the training sentences from files, one pass per batch."""
+
+    def excluded(batch: list[tuple[str, str]]) -> list[bool]:
+        hits = []
+        for path, want in ((ko_path, {ko for ko, _ in batch}), (en_path, {en for _, en in batch})):
+            with open(path, encoding="utf-8") as f:
+                hits.append({s for s in (line.rstrip("\n") for line in f) if s in want})
+        return [ko in hits[0] or en in hits[1] for ko, en in batch]
+
+    return excluded
 
 
 def format_alignment(pairs) -> str:
@@ -184,32 +265,57 @@ def read_alignments(path) -> list[list[tuple[int, int]]]:
     return [parse_alignment(line, f"{path}:{n}") for n, line in enumerate(lines, 1)]
 
 
-def _hist(lengths: list[int]) -> list[int]:
-    counts = [0] * (max(lengths, default=0) + 1)
-    for n in lengths:
-        counts[n] += 1
-    return counts
+class SplitStats:
+    """The datasheet's figures of one split, gathered one pair at a time (:meth:`add`) so that
+    a corpus of any size is described without holding it; :meth:`as_dict` is the split's entry
+    in the datasheet."""
 
+    def __init__(self) -> None:
+        self.pairs = self.ko_tokens = self.en_tokens = 0
+        self.en_20_plus = self.en_30_plus = self.with_refs = 0
+        self.ko_vocab: set[str] = set()
+        self.en_vocab: set[str] = set()
+        self.ko_hist: list[int] = []
+        self.en_hist: list[int] = []
+        self.lemmas: set[str] = set()
+        self.tags: Counter = Counter()
 
-def _split_stats(pairs: list[Pair]) -> dict:
-    ko_len = [len(p.ko.split()) for p in pairs]
-    en_len = [len(p.en.split()) for p in pairs]
-    ko_vocab = {w for p in pairs for w in p.ko.split()}
-    en_vocab = {w for p in pairs for w in p.en.split()}
-    return {
-        "pairs": len(pairs),
-        "ko_tokens": sum(ko_len),
-        "en_tokens": sum(en_len),
-        "ko_vocab": len(ko_vocab),
-        "en_vocab": len(en_vocab),
-        "ko_length_histogram": _hist(ko_len),
-        "en_length_histogram": _hist(en_len),
-        "en_words_20_plus": sum(n >= 20 for n in en_len),
-        "en_words_30_plus": sum(n >= 30 for n in en_len),
-        "pairs_with_extra_refs": sum(bool(p.refs) for p in pairs),
-        "en_words_max": max(en_len, default=0),
-        "lemmas_used": len(set().union(*(p.lemmas for p in pairs))),
-    }
+    @staticmethod
+    def _count(hist: list[int], n: int) -> None:
+        if n >= len(hist):
+            hist.extend([0] * (n + 1 - len(hist)))
+        hist[n] += 1
+
+    def add(self, p: Pair) -> None:
+        ko, en = p.ko.split(), p.en.split()
+        self.pairs += 1
+        self.ko_tokens += len(ko)
+        self.en_tokens += len(en)
+        self.ko_vocab.update(ko)
+        self.en_vocab.update(en)
+        self._count(self.ko_hist, len(ko))
+        self._count(self.en_hist, len(en))
+        self.en_20_plus += len(en) >= 20
+        self.en_30_plus += len(en) >= 30
+        self.with_refs += bool(p.refs)
+        self.lemmas.update(p.lemmas)
+        self.tags.update(p.phenomena)
+
+    def as_dict(self) -> dict:
+        return {
+            "pairs": self.pairs,
+            "ko_tokens": self.ko_tokens,
+            "en_tokens": self.en_tokens,
+            "ko_vocab": len(self.ko_vocab),
+            "en_vocab": len(self.en_vocab),
+            "ko_length_histogram": self.ko_hist or [0],
+            "en_length_histogram": self.en_hist or [0],
+            "en_words_20_plus": self.en_20_plus,
+            "en_words_30_plus": self.en_30_plus,
+            "pairs_with_extra_refs": self.with_refs,
+            "en_words_max": len(self.en_hist) - 1 if self.en_hist else 0,
+            "lemmas_used": len(self.lemmas),
+        }
 
 
 def level_sheet(level: str | Level | None) -> dict:
@@ -225,24 +331,34 @@ def datasheet(splits: dict[str, list[Pair]], challenges: dict[str, list[Pair]], 
               size: int, level: str | Level | None = "full") -> dict:
     """Counts per split, length histograms, vocabulary sizes (``ko_vocab``: distinct eojeols,
     ``en_vocab``: distinct English words, punctuation attached), lemmas used, phenomenon
-    frequencies, and the level."""
+    frequencies, the level and the corpus format."""
+    stats = {name: SplitStats() for name in SPLITS}
+    for name in SPLITS:
+        for p in splits[name]:
+            stats[name].add(p)
+    return _datasheet(stats, {name: len(v) for name, v in challenges.items()}, seed, size, level)
+
+
+def _datasheet(stats: dict[str, SplitStats], challenge_counts: dict[str, int], seed: int, size: int,
+               level: str | Level | None) -> dict:
     from companion import __version__
 
     tags: Counter = Counter()
     for name in SPLITS:
-        for p in splits[name]:
-            tags.update(p.phenomena)
+        tags.update(stats[name].tags)
     sheet = level_sheet(level)
     return {
         "generator": "companion.data.kosynth",
         "version": __version__,
+        "format_version": FORMAT_VERSION,
+        "format_note": FORMAT_NOTE,
         "seed": seed,
         "size": size,
         "level": sheet,
         "lexicon_lemmas": sheet["lexicon"]["lemmas"],
-        "lemmas_used": len(set().union(*(p.lemmas for ps in splits.values() for p in ps))),
-        "splits": {name: _split_stats(splits[name]) for name in SPLITS},
-        "challenge": {name: len(v) for name, v in challenges.items()},
+        "lemmas_used": len(set().union(*(stats[name].lemmas for name in SPLITS))),
+        "splits": {name: stats[name].as_dict() for name in SPLITS},
+        "challenge": challenge_counts,
         "challenge_long_min_words": sheet["long_words"],
         "phenomena": dict(sorted(tags.items())),
         "alignment_format": "Pharaoh i-j (i: Korean eojeol, j: English word, from 0)",
@@ -277,10 +393,75 @@ def _write_pairs(stem: Path, pairs: list[Pair]) -> None:
     _write_lines(stem.with_suffix(".align"), (format_alignment(p.align) for p in pairs))
 
 
+# -- the streaming writer: pass 1 draws pairs into a spool file, pass 2 routes them to splits ----
+_SPOOL = ".pairs.spool"
+_SEP = "\x1f"  # between the items of a spool field (tags, references, lemmas)
+
+
+def _spool_line(key: int, p: Pair) -> str:
+    fields = (f"{key:016x}", p.ko, p.en, format_alignment(p.align), _SEP.join(sorted(p.phenomena)),
+              _SEP.join(p.refs), _SEP.join(sorted(p.lemmas)))
+    return "\t".join(fields) + "\n"
+
+
+def _from_spool(line: str) -> tuple[int, Pair]:
+    key, ko, en, align, tags, refs, lemmas = line.rstrip("\n").split("\t")
+
+    def items(text: str) -> tuple[str, ...]:
+        return tuple(text.split(_SEP)) if text else ()
+
+    return int(key, 16), Pair(ko, en, tuple(parse_alignment(align)), frozenset(items(tags)), items(refs),
+                              frozenset(items(lemmas)))
+
+
+def _spool_pairs(path: Path, size: int, seed: int, level: Level) -> HeldOut:
+    """Pass 1: draw the corpus into the spool, in draw order, keeping in memory only the split
+    keys under :func:`~.heldout.candidate_bound`; return the held-out groups."""
+    sizes = split_sizes(size)
+    bound = candidate_bound(size, sizes["test"] + sizes["valid"])
+    kept = array("Q")
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        for p in iter_pairs(size, seed, level):
+            key = split_key(p.en, seed)
+            if key < bound:
+                kept.append(key)
+            f.write(_spool_line(key, p))
+    held = assign(np.sort(np.array(kept, dtype=np.uint64)), sizes, complete=bound >= KEY_SPACE)
+    if held is None:  # the kept keys did not fill both held-out splits: read every key back
+        with open(path, encoding="utf-8") as f:
+            every = np.fromiter((int(line[:16], 16) for line in f), dtype=np.uint64, count=size)
+        held = assign(np.sort(every), sizes)
+    return held
+
+
+def _route_spool(path: Path, out_dir: Path, held: HeldOut) -> dict[str, SplitStats]:
+    """Pass 2: each spooled pair to its split's files, in draw order; the splits' figures."""
+    stats = {name: SplitStats() for name in SPLITS}
+    with ExitStack() as stack:
+        files = {name: [stack.enter_context(open(out_dir / f"{name}.{ext}", "w", encoding="utf-8",
+                                                 newline="\n")) for ext in ("ko", "en", "align")]
+                 for name in SPLITS}
+        for line in stack.enter_context(open(path, encoding="utf-8")):
+            key, p = _from_spool(line)
+            name = held.split_of(key)
+            ko, en, align = files[name]
+            ko.write(p.ko + "\n")
+            en.write(p.en + "\n")
+            align.write(format_alignment(p.align) + "\n")
+            stats[name].add(p)
+    return stats
+
+
 def write_corpus(out_dir, size: int, seed: int, *, force: bool = False,
                  challenge_size: int | None = None, level: str | Level | None = "full") -> dict:
     """Generate ``size`` pairs with ``seed`` at ``level`` and write the corpus; returns the
     datasheet.
+
+    Streams: pairs go to a spool file in ``out_dir`` as they are drawn, and from there to their
+    splits' files (removed at the end), so memory does not grow with the pairs (about 14 bytes
+    per pair, see the module docstring). The splits are those of :func:`split_pairs` on
+    :func:`generate_pairs`, the challenge sets those of :func:`challenge_sets` excluding the
+    training sentences, the datasheet that of :func:`datasheet`.
 
     Same seed and level -> byte-identical files. Raises :class:`DataError` for a size below
     3, an unwritable directory, or a non-empty directory without ``force``, and
@@ -293,20 +474,20 @@ def write_corpus(out_dir, size: int, seed: int, *, force: bool = False,
     level = resolve_level(level)
     out_dir = Path(out_dir)
     _prepare_dir(out_dir, force)
-    pairs = generate_pairs(size, seed, level)
-    splits = split_pairs(pairs, seed)
-    train_ko = {p.ko for p in splits["train"]}
-    train_en = {p.en for p in splits["train"]}
+    spool = out_dir / _SPOOL
+    try:
+        held = _spool_pairs(spool, size, seed, level)
+        stats = _route_spool(spool, out_dir, held)
+    finally:
+        spool.unlink(missing_ok=True)
     if challenge_size is None:
         challenge_size = min(1000, max(20, size // 100))
-    challenges = challenge_sets(seed, challenge_size, train_ko, train_en, level)
-    for name in SPLITS:
-        _write_pairs(out_dir / name, splits[name])
+    challenges = _challenge_sets(seed, challenge_size, level,
+                                 _excluded_by_files(out_dir / "train.ko", out_dir / "train.en"))
     for name, cpairs in challenges.items():
         _write_pairs(out_dir / "challenge" / name, cpairs)
-    sheet = datasheet(splits, challenges, seed, size, level)
+    sheet = _datasheet(stats, {name: len(v) for name, v in challenges.items()}, seed, size, level)
     with open(out_dir / "datasheet.json", "w", encoding="utf-8", newline="\n") as f:
         json.dump(sheet, f, ensure_ascii=False, indent=1, sort_keys=True)
         f.write("\n")
     return sheet
-
