@@ -8,6 +8,7 @@ each page is kept in ``_build/screenshots/`` for a person to look at.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -49,6 +50,7 @@ def run_chromium(*args: str) -> str:
     return proc.stdout
 
 
+@functools.lru_cache(maxsize=None)
 def inspect_page(page: Path) -> dict:
     url = f"{HARNESS.as_uri()}#{quote(page.as_uri(), safe='')}"
     dom = run_chromium("--allow-file-access-from-files", "--virtual-time-budget=30000", "--dump-dom", url)
@@ -76,6 +78,32 @@ def test_page_renders_math_and_images(built_book, page):
     assert shot.exists() and shot.stat().st_size > 10_000, f"no screenshot of {page.name}"
 
 
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.stem)
+def test_no_output_or_table_scrolls_sideways_at_1280px(built_book, page):
+    """Results tables fit the page (html_table: short headers that wrap); printed text and
+    tables wider than the column get a horizontal scrollbar, which this reports."""
+    wide = inspect_page(page)["wide_outputs"]
+    assert not wide, (f"{page.name}: {len(wide)} outputs need a horizontal scrollbar at 1280 px: "
+                      + "; ".join(f"{w['text']!r} ({w['scroll_width']} > {w['client_width']} px)" for w in wide))
+
+
 def test_intro_has_rendered_math(built_book):
     report = inspect_page(built_book / "book" / "intro.html")
     assert report["mjx_containers"] >= 2
+
+
+def test_the_harness_reports_an_output_wider_than_the_page(tmp_path):
+    """The sideways-scroll check can fail: a 3000 px line in an output area is reported, a
+    short one is not."""
+    chromium()  # skips without a browser
+    style = "<style>.cell_output pre { overflow-x: auto; }</style>"
+    wide = tmp_path / "wide.html"
+    wide.write_text(f"<html><head>{style}</head><body><div class='cell_output'><pre>{'x' * 400}</pre>"
+                    "</div></body></html>", encoding="utf-8")
+    narrow = tmp_path / "narrow.html"
+    narrow.write_text(f"<html><head>{style}</head><body><div class='cell_output'><pre>short</pre>"
+                      "</div></body></html>", encoding="utf-8")
+    reported = inspect_page(wide)["wide_outputs"]
+    assert len(reported) == 1 and reported[0]["text"].startswith("xxx")
+    assert reported[0]["scroll_width"] > reported[0]["client_width"]
+    assert inspect_page(narrow)["wide_outputs"] == []
