@@ -8,6 +8,12 @@
    the prefix at every step. The model is untrained; the EOS row of its tied output layer is set
    to zero so that EOS never wins before the length limit. It prints both CPU times, their ratio
    ``kv_cache_speedup_{greedy,beam5}`` (goal >= 3) and checks that both give the same outputs.
+   Beam 5 also runs as the search ran before issue 21
+   (:class:`~companion.models.contract.EveryRowReorder` with ``keep_attention``): every row's
+   copy of the cross-attention keys and values index-selected at every step, and the last
+   layer's attention weights computed at every step. ``beam5_before_sentences_per_s`` and
+   ``beam5_after_sentences_per_s`` are the best of ``--repeat`` alternating runs each, and
+   ``beam5_speedup_over_before`` their ratio (goal >= 1.25); the outputs must be identical.
 2. Training. The package Transformer and an equal-size model built on ``nn.Transformer``
    (:class:`~companion.experiments.seed004.NNTransformerTranslator`: same widths and parameter
    count, Pre-LN, tied output) train ``--train-steps`` Adam steps each on the same bucketed
@@ -35,6 +41,7 @@ import torch
 from companion.data.batching import make_loader
 from companion.decoding.search import beam_search, greedy_search
 from companion.experiments.seed004 import NNTransformerTranslator
+from companion.models.contract import EveryRowReorder
 from companion.models.transformer import RecomputingDecoder, Transformer
 from companion.repro import set_determinism
 from companion.specials import EOS, PAD
@@ -83,6 +90,21 @@ def bench_decoding(args, rng: random.Random) -> bool:
         print(f"{name}_cached_sentences_per_s={len(sources) / t_cached:.2f}")
         print(f"{name}_recomputed_sentences_per_s={len(sources) / t_recomputed:.2f}")
         print(f"kv_cache_speedup_{name}={t_recomputed / t_cached:.1f}")
+
+    # beam 5 before and after sharing the source's keys and values per sentence
+    runs = {"before": EveryRowReorder(model, keep_attention=True), "after": model}
+    best = {k: float("inf") for k in runs}
+    outputs = {}
+    for _ in range(args.repeat):  # alternating, so both see the same load from other processes
+        for key, m in runs.items():
+            outputs[key], dt = cpu_time(lambda: searches["beam5"](m))
+            best[key] = min(best[key], dt)
+    same = sum(a == b for a, b in zip(outputs["before"], outputs["after"]))
+    ok &= same == len(sources)
+    print(f"beam5_before_after_identical_outputs={same}/{len(sources)}")
+    for key in runs:
+        print(f"beam5_{key}_sentences_per_s={len(sources) / best[key]:.2f}")
+    print(f"beam5_speedup_over_before={best['before'] / best['after']:.2f}")
     return ok
 
 
@@ -140,6 +162,7 @@ def main(argv=None) -> int:
     ap.add_argument("--train-sentences", type=int, default=2000)
     ap.add_argument("--skip", choices=["decoding", "training"], default=None)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=5, help="alternating beam-5 runs before/after (best of)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     set_determinism(args.seed, threads=args.threads)

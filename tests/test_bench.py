@@ -28,6 +28,8 @@ NAMED_KEYS = [
     # decoding
     "greedy_cached_sentences_per_s", "beam5_cached_sentences_per_s", "beam_batched_sentences_per_s",
     "beam_batched_speedup", "kv_cache_speedup_greedy", "kv_cache_speedup_beam5",
+    # issue 21: beam search before/after sharing the source's tensors per sentence
+    "beam5_after_sentences_per_s", "attention_beam_after_sentences_per_s",
     # the corpus generator
     "kosynth_pairs_per_s",
     # the machine and MFU of every family

@@ -253,12 +253,14 @@ def reorder_every_row(state: Any, index: torch.Tensor) -> Any:
 
 
 class EveryRowReorder(nn.Module):
-    """``model`` decoded with :func:`reorder_every_row` instead of its own ``reorder_state``:
-    the search as it ran before per-sentence states (benchmarks and their equality test)."""
+    """``model`` decoded with :func:`reorder_every_row` instead of its own ``reorder_state`` and,
+    with ``keep_attention``, every step keeping its attention weights: the search as it ran
+    before states were shared per sentence (the benchmarks' reference and their equality test)."""
 
-    def __init__(self, model: nn.Module) -> None:
+    def __init__(self, model: nn.Module, keep_attention: bool = False) -> None:
         super().__init__()
         self.model = model
+        self.keep_attention = keep_attention
         self.src_vocab_size, self.tgt_vocab_size = model.src_vocab_size, model.tgt_vocab_size
 
     def forward(self, batch: Any) -> torch.Tensor:
@@ -267,8 +269,9 @@ class EveryRowReorder(nn.Module):
     def encode(self, src: torch.Tensor, src_lengths: torch.Tensor) -> State:
         return self.model.encode(src, src_lengths)
 
-    def step(self, prev_tokens: torch.Tensor, state: State, **options: Any) -> tuple[torch.Tensor, State]:
-        return self.model.step(prev_tokens, state, **options)
+    def step(self, prev_tokens: torch.Tensor, state: State, need_attention: bool = False
+             ) -> tuple[torch.Tensor, State]:
+        return self.model.step(prev_tokens, state, need_attention=need_attention or self.keep_attention)
 
     @staticmethod
     def reorder_state(state: State, index: torch.Tensor) -> State:
