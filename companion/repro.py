@@ -256,7 +256,9 @@ def glue_number(name: str, value: object, spec: str, *, recorded: float | None =
     """Glue ``value``, formatted with ``spec``, for the prose to paste; display nothing.
 
     The markdown writes ``{glue:text}`NAME``` (no format spec: the format is fixed here, next to
-    the computation, so the text and the stored output agree digit for digit).
+    the computation, so the text and the stored output agree digit for digit). Another page of
+    the book pastes it with ``{glue:text}`CHAPTER.ipynb::NAME:s``` (the role splits a format
+    spec off the last ``:``, so the cross-page form needs its ``:s``).
 
     Args:
         name: the glue key (unique in the notebook; myst-nb warns on a duplicate and ``-W``
