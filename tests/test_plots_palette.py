@@ -115,3 +115,13 @@ def test_rnn_lstm_chapter_plots_take_the_family_colours():
     ax = plot_valid_bpc({"RNN": ([1, 2], [3.0, 2.5])}, baselines={"4-gram": 2.6, "5-gram": 2.4})
     assert to_hex(ax.lines[0].get_color()) == C["rnn"]
     assert [to_hex(line.get_color()) for line in ax.lines[1:]] == [C["ngram"], shade(C["ngram"], 1, 2)]
+
+
+def test_search_settings_bars_take_the_models_colour():
+    from companion.plots.decoding import plot_search_settings
+
+    rows = [{"setting": "greedy", "BLEU": 70.0, "len_ratio": 0.98}]
+    ax = plot_search_settings(rows, title="t", model="seq2seq_reversed")
+    assert to_hex(ax.patches[0].get_facecolor()) == C["seq2seq_reversed"]
+    ax = plot_search_settings(rows, title="t")
+    assert to_hex(ax.patches[0].get_facecolor()) not in {to_hex(c) for c in C.values()}

@@ -20,14 +20,18 @@ def plot_lexicon_budget(rows: Sequence[Mapping[str, Any]], ax: Any = None, *,
     for key in ("english_words", "test_bleu", "test_exact", "lemmas_per_class"):
         if key not in rows[0]:
             raise DataError(f"plot_lexicon_budget: rows need a {key!r} entry")
+    from companion.plots.palette import OTHER_COLOURS
+
     if ax is None:
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=(6.4, 3.8))
     rows = sorted(rows, key=lambda r: r["english_words"])
     xs = [r["english_words"] for r in rows]
-    ax.plot(xs, [r["test_bleu"] for r in rows], "o-", label="test BLEU")
-    ax.plot(xs, [100 * r["test_exact"] for r in rows], "s--", label="sentences exactly right (%)")
+    # two measures of one model, not two models: colours no model family uses
+    ax.plot(xs, [r["test_bleu"] for r in rows], "o-", color=OTHER_COLOURS[0], label="test BLEU")
+    ax.plot(xs, [100 * r["test_exact"] for r in rows], "s--", color=OTHER_COLOURS[1],
+            label="sentences exactly right (%)")
     for r in rows:
         lemmas = r["lemmas_per_class"] or "all"
         ax.annotate(f"{lemmas}/list", (r["english_words"], r["test_bleu"]), textcoords="offset points",

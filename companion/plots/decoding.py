@@ -74,24 +74,29 @@ def plot_bleu_by_length(
 
 
 def plot_search_settings(rows: Sequence[Mapping[str, Any]], ax: Any = None, *,
-                         title: str | None = None) -> Any:
+                         title: str | None = None, model: str | None = None) -> Any:
     """BLEU (left axis, bars) and mean output length relative to the references (right axis,
-    dots) for each decoding setting; ``rows`` hold ``setting``, ``BLEU`` and ``len_ratio``."""
+    dots) for each decoding setting; ``rows`` hold ``setting``, ``BLEU`` and ``len_ratio``.
+    The bars take the colour of ``model``'s family (grey without one); the dots are black."""
     if not rows:
         raise DataError("plot_search_settings: no rows to plot")
     for key in ("setting", "BLEU", "len_ratio"):
         if key not in rows[0]:
             raise DataError(f"plot_search_settings: rows need a {key!r} entry")
+    from companion.plots.palette import FAMILY_COLOURS, family_of
+
     ax = _axes(ax)
     xs = range(len(rows))
-    ax.bar(xs, [r["BLEU"] for r in rows], color="tab:blue", alpha=0.8)
-    ax.set_ylabel("BLEU", color="tab:blue")
+    family = family_of(model) if model else None
+    bars = FAMILY_COLOURS[family] if family else "#8c8c8c"
+    ax.bar(xs, [r["BLEU"] for r in rows], color=bars, alpha=0.85)
+    ax.set_ylabel("BLEU (bars)")
     ax.set_xticks(list(xs))
     ax.set_xticklabels([r["setting"] for r in rows], rotation=30, ha="right")
     twin = ax.twinx()
-    twin.plot(list(xs), [r["len_ratio"] for r in rows], "o", color="tab:red")
-    twin.axhline(1.0, color="tab:red", lw=0.8, ls=":")
-    twin.set_ylabel("output length / reference length", color="tab:red")
+    twin.plot(list(xs), [r["len_ratio"] for r in rows], "o", color="black")
+    twin.axhline(1.0, color="black", lw=0.8, ls=":")
+    twin.set_ylabel("output length / reference length (dots)")
     ax.set_xlabel("decoding setting")
     if title:
         ax.set_title(title)
