@@ -295,3 +295,19 @@ def test_value_checks_run_on_the_cpu_and_only_on_request_on_an_accelerator(monke
     check_source(torch.zeros(2, 3, dtype=torch.long, device="meta"), meta, "test")  # shapes only
     monkeypatch.setenv(CHECK_VALUES_ENV, "1")
     assert checks_values(meta)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_input_checks_do_not_synchronise_a_gpu(monkeypatch):
+    from companion.models.transformer.model import _check_ids
+
+    monkeypatch.delenv(CHECK_VALUES_ENV, raising=False)
+    src = torch.tensor([[4, 5, 2], [6, 2, 0]], device="cuda")
+    lengths = torch.tensor([3, 2], device="cuda")
+    torch.cuda.synchronize()
+    torch.cuda.set_sync_debug_mode("error")  # any device-to-host copy raises
+    try:
+        check_source(src, lengths, "test")
+        _check_ids(src, 13, "src", "test")
+    finally:
+        torch.cuda.set_sync_debug_mode("default")

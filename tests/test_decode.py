@@ -31,9 +31,10 @@ def tokens(hyps):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("rule", ["top_k", "every"])
 @pytest.mark.parametrize("alpha, form", [(0.0, "gnmt"), (0.6, "gnmt"), (1.0, "plain")])
-def test_wide_beam_equals_exhaustive_search(seed, rule, alpha, form):
+@pytest.mark.parametrize("at_limit", ["truncate", "eos"])
+def test_wide_beam_equals_exhaustive_search(seed, rule, alpha, form, at_limit):
     model = tiny(seed)
-    kw = dict(nbest=3, max_len=4, length_penalty=alpha, length_penalty_form=form)
+    kw = dict(nbest=3, max_len=4, length_penalty=alpha, length_penalty_form=form, at_limit=at_limit)
     exact = exhaustive_search(model, SRC, SRC_LEN, **kw)
     beam = beam_search(model, SRC, SRC_LEN, beam_size=200, finish_rule=rule, **kw)
     for e, b in zip(exact, beam):
@@ -165,15 +166,24 @@ def test_the_length_limit_keeps_the_chosen_tokens_and_marks_the_hypothesis_trunc
         assert g.log_prob == pytest.approx(b[0].log_prob, abs=1e-12)
     wide = beam_search(model, SRC, SRC_LEN, beam_size=4, nbest=4, max_len=4)
     assert all(h.truncated and len(h) == 4 for hyps in wide for h in hyps)
+    # at_limit="eos": complete outputs only, the last token EOS in place of the model's choice
+    for hyps in ([greedy_search(model, SRC, SRC_LEN, max_len=4, at_limit="eos")],
+                 beam_search(model, SRC, SRC_LEN, beam_size=4, nbest=4, max_len=4, at_limit="eos"),
+                 exhaustive_search(model, SRC, SRC_LEN, nbest=4, max_len=4, at_limit="eos")):
+        for h in (h for hs in hyps for h in hs):
+            assert h.tokens[-1] == EOS and not h.truncated
+    forced = greedy_search(model, SRC, SRC_LEN, max_len=4, at_limit="eos")
+    assert [h.tokens[:3] for h in forced] == [h.tokens[:3] for h in greedy]
     assert not Hypothesis((4, EOS), -1.0, -1.0).truncated  # finished unless said otherwise
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_beam_of_one_is_greedy_at_the_length_limit_too(seed):
+@pytest.mark.parametrize("at_limit", ["truncate", "eos"])
+def test_beam_of_one_is_greedy_at_the_length_limit_too(seed, at_limit):
     model = tiny(seed, vocab=12, layers=2)
     for max_len in (1, 2, 3):
-        greedy = greedy_search(model, SRC, SRC_LEN, max_len=max_len)
-        beam = beam_search(model, SRC, SRC_LEN, beam_size=1, max_len=max_len)
+        greedy = greedy_search(model, SRC, SRC_LEN, max_len=max_len, at_limit=at_limit)
+        beam = beam_search(model, SRC, SRC_LEN, beam_size=1, max_len=max_len, at_limit=at_limit)
         assert [(g.tokens, g.truncated) for g in greedy] == [(b[0].tokens, b[0].truncated) for b in beam]
         assert [g.log_prob for g in greedy] == pytest.approx([b[0].log_prob for b in beam], abs=1e-12)
 
@@ -292,6 +302,7 @@ def test_hypothesis_length():
         (dict(finish_rule="first"), ConfigError, "finish_rule must be 'top_k' or 'every'"),
         (dict(max_len_a=0.0, max_len_b=0), ConfigError, "must allow at least one token"),
         (dict(max_len=0), ConfigError, "max_len must be an integer >= 1, got 0"),
+        (dict(at_limit="cut"), ConfigError, "at_limit must be 'truncate' or 'eos', got 'cut'"),
     ],
 )
 def test_bad_options_are_config_errors(kwargs, error, message):

@@ -28,18 +28,33 @@ def test_toy_softmax_is_the_documents_four_way_softmax():
 
 def test_beam_rules_on_the_toy():
     """Under the seed's rule every EOS extension is kept and beam 2 finds the exact argmax;
-    under the paper's top-k rule (and greedy search) the short output is pruned at step 1."""
+    under the paper's top-k rule (and greedy search) the short output is pruned at step 1.
+    The seed's search space: complete outputs of at most 3 tokens (``at_limit="eos"``)."""
     model = ToySeq2Seq()
     src, n = source(["B", "A", "<EOS>"])
-    exact = exhaustive_search(model, src, n, max_len=3, nbest=7)[0]
+    complete = dict(max_len=3, at_limit="eos")
+    exact = exhaustive_search(model, src, n, nbest=7, **complete)[0]
     assert [words(h) for h in exact[:3]] == ["<EOS>", "W,<EOS>", "X,<EOS>"]
     assert len(exact) == 7  # 1 + 2 + 4 outputs of at most 3 tokens
-    every = beam_search(model, src, n, beam_size=2, finish_rule="every", max_len=3)[0][0]
-    top_k = beam_search(model, src, n, beam_size=2, finish_rule="top_k", max_len=3)[0][0]
-    greedy = greedy_search(model, src, n, max_len=3)[0]
+    every = beam_search(model, src, n, beam_size=2, finish_rule="every", **complete)[0][0]
+    top_k = beam_search(model, src, n, beam_size=2, finish_rule="top_k", **complete)[0][0]
+    greedy = greedy_search(model, src, n, **complete)[0]
     assert words(every) == "<EOS>"
     assert words(top_k) == words(greedy) == "W,W,<EOS>"
     assert top_k.log_prob < every.log_prob == pytest.approx(exact[0].log_prob, abs=1e-15)
+
+
+def test_the_default_limit_cuts_instead_of_ending_with_eos():
+    """By default the limit keeps the model's choices: greedy writes W W W and is marked
+    truncated; the 8 outputs of three words without EOS join the 7 complete ones."""
+    model = ToySeq2Seq()
+    src, n = source(["B", "A", "<EOS>"])
+    greedy = greedy_search(model, src, n, max_len=3)[0]
+    assert words(greedy) == "W,W,W" and greedy.truncated
+    exact = exhaustive_search(model, src, n, max_len=3, nbest=100)[0]
+    assert len(exact) == 7 + 8 and sum(h.truncated for h in exact) == 8
+    assert words(exact[0]) == "<EOS>"  # still the most probable output
+    assert words(beam_search(model, src, n, beam_size=2, max_len=3)[0][0]) == "W,W,W"
 
 
 def test_padding_keeps_the_toy_encoder_state():

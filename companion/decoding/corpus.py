@@ -72,7 +72,7 @@ def decode_corpus(
         lengths = torch.tensor([len(sources[i]) for i in ids])
         src, lengths = src.to(device), lengths.to(device)
         if use_greedy:
-            greedy_kw = {k: v for k, v in search.items() if k in ("max_len_a", "max_len_b", "max_len")}
+            greedy_kw = {k: v for k, v in search.items() if k in ("max_len_a", "max_len_b", "max_len", "at_limit")}
             hyps = [[h] for h in greedy_search(model, src, lengths, **greedy_kw)]
         else:
             hyps = beam_search(model, src, lengths, beam_size=beam_size, nbest=nbest, **search)

@@ -14,14 +14,19 @@ Conventions:
 
 - hypotheses never contain BOS or PAD (both are banned at every step);
 - the longest output of sentence ``i`` is ``min(max_len, floor(max_len_a * src_lengths[i] +
-  max_len_b))`` tokens, EOS included (``src_lengths`` counts the source's EOS too). A hypothesis
-  ends with EOS, unless the limit cut it: then it holds exactly that many tokens, none of them
-  EOS, and is marked ``truncated`` -- the search never puts EOS in place of the token the model
-  chose (the loop "stop at EOS or after ``max_len`` tokens" that a reader writes by hand).
-  Greedy, beam and exhaustive search treat the limit alike: at the last allowed step, beam
-  search's ``beam_size`` best extensions end the search (those ending in EOS as finished
-  hypotheses, the others as truncated ones, ranked together by the same score), so beam 1 is
-  greedy and a wide beam is the exhaustive argmax;
+  max_len_b))`` tokens, EOS included (``src_lengths`` counts the source's EOS too). What
+  happens at that limit is ``at_limit``, the same for greedy, beam and exhaustive search (so
+  beam 1 stays greedy and a wide beam the exhaustive argmax):
+
+  - ``"truncate"`` (the default): the limit cuts. A hypothesis ends with EOS unless the limit
+    cut it; then it holds exactly that many tokens, none of them EOS, and is marked
+    ``truncated`` -- the search never puts EOS in place of the token the model chose (the loop
+    "stop at EOS or after ``max_len`` tokens" that a reader writes by hand, seed document 004's).
+    At the last allowed step beam search's ``beam_size`` best extensions end the search: those
+    ending in EOS as finished hypotheses, the others as truncated ones, ranked together;
+  - ``"eos"``: only complete outputs. At the last allowed step only EOS may be chosen, so every
+    hypothesis ends with EOS and the search space is every output of at most that many tokens
+    ending with EOS (fairseq's convention; seed document 000 enumerates this space);
 - scores are sums of log-probabilities, optionally divided by a length penalty ``lp(|Y|)``
   where ``|Y|`` counts the generated tokens including EOS: GNMT's
   ``((5 + |Y|) / 6) ** alpha`` (Wu et al. 2016) or plain ``|Y| ** alpha`` (``alpha = 1`` is
@@ -88,6 +93,20 @@ def length_penalty(length: int | torch.Tensor, alpha: float, form: str = "gnmt")
 
 
 _lp = length_penalty  # the search functions' ``length_penalty`` argument shadows the name
+
+
+def _check_at_limit(at_limit: str) -> None:
+    if at_limit not in ("truncate", "eos"):
+        raise ConfigError(f"decode: at_limit must be 'truncate' or 'eos', got {at_limit!r}")
+
+
+def _only_eos(scores: torch.Tensor, rows: torch.Tensor) -> None:
+    """In place: ``-inf`` for every token but EOS in the rows ``rows`` (bool, ``scores``' leading
+    dims) -- the last allowed step under ``at_limit="eos"``."""
+    if bool(rows.any()):
+        eos = scores[..., EOS].clone()
+        scores.masked_fill_(rows.unsqueeze(-1), NEG_INF)
+        scores[..., EOS] = eos
 
 
 def _check_penalty(alpha: float, form: str) -> None:
@@ -227,12 +246,14 @@ def greedy_search(
     max_len_a: float = 1.5,
     max_len_b: int = 10,
     max_len: int | None = None,
+    at_limit: Literal["truncate", "eos"] = "truncate",
     return_attention: bool = False,
 ) -> list[Hypothesis]:
     """Pick the most probable next token at every step, for a whole batch at once.
 
     ``src`` (B, S), ``src_lengths`` (B,) -> one :class:`Hypothesis` per sentence, in order. A
-    sentence stops at EOS or after its limit's number of tokens (then ``truncated``).
+    sentence stops at EOS or after its limit's number of tokens (``at_limit="truncate"``: then
+    ``truncated``; ``"eos"``: its last token is EOS, see the module docstring).
     With ``return_attention=True`` (a model with ``step_attention``, see
     :class:`~companion.models.contract.AttentionTranslator`) each hypothesis carries the
     attention weights of every step, ``(len(tokens), src_lengths[i])``.
@@ -241,6 +262,7 @@ def greedy_search(
     if return_attention and not callable(getattr(model, "step_attention", None)):
         raise ConfigError(f"decode: {type(model).__name__} has no attention to return "
                           f"(it defines no step_attention)")
+    _check_at_limit(at_limit)
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
     limit_list, length_list = limits.tolist(), src_lengths.tolist()
     B = src.shape[0]
@@ -256,7 +278,10 @@ def greedy_search(
         for t in range(1, int(limits.max()) + 1):
             log_probs, state = model.step(prev, state, **step_kw)
             attn = model.step_attention(state).float().cpu() if return_attention else None
-            best_lp, best = ban_tokens(log_probs).max(dim=-1)
+            log_probs = ban_tokens(log_probs)
+            if at_limit == "eos":
+                _only_eos(log_probs, torch.tensor([limit_list[b] == t for b in alive], device=device))
+            best_lp, best = log_probs.max(dim=-1)
             best_cpu, lp_cpu = best.tolist(), best_lp.tolist()
             keep = []
             for row, b in enumerate(alive):
@@ -293,6 +318,7 @@ def beam_search(
     max_len_a: float = 1.5,
     max_len_b: int = 10,
     max_len: int | None = None,
+    at_limit: Literal["truncate", "eos"] = "truncate",
 ) -> list[list[Hypothesis]]:
     """Left-to-right beam search over all sentences of a batch and their beams at once.
 
@@ -307,11 +333,13 @@ def beam_search(
       the seed-000 verification script).
 
     At a sentence's last allowed step (its length limit, :func:`max_lengths`) nothing stays
-    live: EOS extensions finish by the rule above, and the live extensions that the rule
-    would have kept (under ``"top_k"``: those among the ``beam_size`` best extensions; under
-    ``"every"``: the ``beam_size`` best not ending in EOS) end as *truncated* hypotheses
-    (:attr:`Hypothesis.truncated`), without an EOS put in place of their last token -- as
-    greedy search does, and as the exhaustive search enumerates.
+    live. With ``at_limit="truncate"`` EOS extensions finish by the rule above, and the live
+    extensions that the rule would have kept (under ``"top_k"``: those among the ``beam_size``
+    best extensions; under ``"every"``: the ``beam_size`` best not ending in EOS) end as
+    *truncated* hypotheses (:attr:`Hypothesis.truncated`), without an EOS put in place of their
+    last token -- as greedy search does, and as the exhaustive search enumerates. With
+    ``at_limit="eos"`` only EOS may be chosen at that step, so every live hypothesis ends there
+    with EOS.
 
     Finished and truncated hypotheses are ranked together by ``log_prob / lp(|Y|)``; the
     ``nbest`` best are kept. A sentence stops when no live hypothesis can still beat its
@@ -333,6 +361,7 @@ def beam_search(
         length_penalty_form: ``"gnmt"`` ``((5+|Y|)/6)^alpha`` or ``"plain"`` ``|Y|^alpha``.
         finish_rule: ``"top_k"`` or ``"every"``, see above.
         max_len_a, max_len_b, max_len: output length limit, see :func:`max_lengths`.
+        at_limit: ``"truncate"`` or ``"eos"``, see above and the module docstring.
 
     Returns:
         For each sentence, in input order, up to ``nbest`` :class:`Hypothesis` (best first).
@@ -345,6 +374,7 @@ def beam_search(
     _check_penalty(length_penalty, length_penalty_form)
     if finish_rule not in ("top_k", "every"):
         raise ConfigError(f"decode: finish_rule must be 'top_k' or 'every', got {finish_rule!r}")
+    _check_at_limit(at_limit)
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
     B, k, n = src.shape[0], beam_size, nbest
     device = src.device
@@ -402,6 +432,8 @@ def beam_search(
                 fin_logp = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
             lim = limits[alive].to(device)  # (A,)
             cand = ban_tokens(scores.unsqueeze(-1) + log_probs.view(A, k, V), inplace=True)  # (A, k, V)
+            if at_limit == "eos":
+                _only_eos(cand, (lim == t).view(A, 1).expand(A, k))
             eos_logp = cand[:, :, EOS]  # (A, k)
             # the 2k best extensions hold at least k that do not end in EOS (one EOS per beam)
             top_val, top_idx = cand.view(A, k * V).topk(min(2 * k, k * V), dim=1)
@@ -431,8 +463,8 @@ def beam_search(
                                  token.unsqueeze(-1)], dim=2)
 
             # -- at the length limit, what would stay live ends here, truncated
-            rows = (lim == t).nonzero().squeeze(1)
-            if rows.numel() > 0:
+            rows = (lim == t).nonzero().squeeze(1) if at_limit == "truncate" else None
+            if rows is not None and rows.numel() > 0:
                 cut = torch.isfinite(scores[rows])
                 if finish_rule == "top_k":
                     cut &= pick[rows] < k  # among the k best extensions
@@ -480,14 +512,15 @@ def exhaustive_search(
     max_len_a: float = 1.5,
     max_len_b: int = 10,
     max_len: int | None = None,
+    at_limit: Literal["truncate", "eos"] = "truncate",
     max_hypotheses: int = 100_000,
 ) -> list[list[Hypothesis]]:
     """Score every output up to the length limit and return the best: the exact argmax.
 
     All sequences of allowed tokens (everything but PAD and BOS) that end with EOS and fit
-    the limit of :func:`max_lengths`, and all sequences of exactly the limit's length without
-    EOS (truncated, see :attr:`Hypothesis.truncated`), are scored (prefixes of probability zero
-    are dropped); their probabilities sum to 1.
+    the limit of :func:`max_lengths` are scored, and with ``at_limit="truncate"`` all sequences
+    of exactly the limit's length without EOS too (truncated, see :attr:`Hypothesis.truncated`;
+    then the probabilities of all outputs sum to 1); prefixes of probability zero are dropped.
     It exists to test :func:`beam_search` on tiny vocabularies; it refuses to enumerate more
     than ``max_hypotheses`` prefixes of one sentence.
 
@@ -497,6 +530,7 @@ def exhaustive_search(
     check_source(src, src_lengths, "decode")
     check_int("nbest", nbest, 1, where="decode")
     _check_penalty(length_penalty, length_penalty_form)
+    _check_at_limit(at_limit)
     limits = max_lengths(src_lengths, max_len_a, max_len_b, max_len)
     out: list[list[Hypothesis]] = []
     with evaluating(model):
@@ -516,6 +550,8 @@ def exhaustive_search(
                     if math.isfinite(value):
                         score = value / _lp(float(t), length_penalty, length_penalty_form)
                         finished.append(Hypothesis(prefixes[p] + (EOS,), score, value))
+                if t == int(limits[b]) and at_limit == "eos":
+                    break
                 cand[:, EOS] = NEG_INF
                 rows, toks = torch.isfinite(cand).nonzero(as_tuple=True)
                 if rows.numel() > max_hypotheses:

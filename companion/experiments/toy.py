@@ -149,8 +149,9 @@ def seed000_lines(model: ToySeq2Seq | None = None) -> list[str]:
         p_first = first.exp()[0]
         second, _ = model.step(torch.tensor([W]), (dh, dc))
         logp_w_eos = float(first[0, W] + second[0, EOS])
-    exact = exhaustive_search(model, rev, n, max_len=3)[0][0]
-    beam = beam_search(model, rev, n, beam_size=2, finish_rule="every", max_len=3)[0][0]
+    # the document's search space: complete outputs (ending with EOS) of at most 3 tokens
+    exact = exhaustive_search(model, rev, n, max_len=3, at_limit="eos")[0][0]
+    beam = beam_search(model, rev, n, beam_size=2, finish_rule="every", max_len=3, at_limit="eos")[0][0]
     changed = not (torch.equal(fh, rh) and torch.equal(fc, rc))
     return [
         f"encoder_forward_h={fmt(fh, 6)}",
