@@ -55,3 +55,40 @@ def test_curves_plot_has_a_title():
     assert ax.get_title() == "tiny run" and ax.get_xlabel() and ax.get_ylabel()
     assert plot_curves(history).get_title() == "training curves"
     plt.close("all")
+
+
+def test_gradient_norms_name_what_was_differentiated_and_label_the_ends():
+    ax = plot_gradient_norms({"LSTM": {"T": [2, 50, 100], "h": [1.0, 1e-3, 0.0], "c": [2.0, 0.5, 0.1]}},
+                             of="logit")
+    labels = [line.get_label() for line in ax.lines]
+    assert all("z_y" in label for label in labels) and not any("L/" in label for label in labels)
+    assert "logit" in ax.get_ylabel()
+    assert list(ax.lines[0].get_xdata()) == [2, 50]  # the zero (an underflow) is not drawn
+    assert {t.get_text() for t in ax.texts} == {"0.001", "0.1"}  # where each curve ends
+    plt.close("all")
+
+
+def test_gradient_norms_refuse_an_unknown_objective():
+    import pytest
+
+    with pytest.raises(ValueError, match="of must be one of"):
+        plot_gradient_norms({"RNN": {"T": [1], "h": [1.0]}}, of="accuracy")
+
+
+def test_accuracy_plot_ticks_are_the_lengths_and_coinciding_curves_differ_in_style():
+    ax = plot_accuracy_vs_length({"LSTM, forget bias 3": {5: [1.0], 40: [1.0]},
+                                  "GRU, update bias 3": {5: [1.0], 40: [1.0]}}, chance=0.25)
+    assert list(ax.get_xticks()) == [5, 40]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["5", "40"]
+    first, second = ax.lines[:2]
+    assert first.get_linestyle() != second.get_linestyle() and first.get_marker() != second.get_marker()
+    plt.close("all")
+
+
+def test_valid_bpc_names_baselines_outside_the_plot():
+    ax = plot_valid_bpc({"RNN": ([100, 200], [3.0, 2.5]), "RNN, reset": ([100, 200], [3.1, 2.6])},
+                        baselines={"3-gram": 2.9})
+    assert ax.lines[0].get_linestyle() != ax.lines[1].get_linestyle()
+    (note,) = ax.texts
+    assert note.get_text() == "3-gram" and note.xy[0] == 1.0  # at the right edge, outside the data
+    plt.close("all")

@@ -109,3 +109,32 @@ def test_errors_have_clear_messages():
     with pytest.raises(ConfigError, match="lr must be positive"):
         train_full_batch(OneHotRNNLM(4, 2), torch.zeros(1, 2, dtype=torch.long),
                          torch.zeros(1, 2, dtype=torch.long), steps=1, lr=0)
+
+
+def test_per_step_gradients_sum_to_the_shared_gradient():
+    """Back-propagation through time: the per-step parts add up to autograd's gradient on the
+    shared W_hh, and step 1 (which multiplies h_0 = 0) contributes nothing."""
+    from companion.models.rnn import per_step_recurrent_gradients
+
+    torch.manual_seed(0)
+    model = OneHotRNNLM(4, 3, dtype=torch.float64)
+    ids = encode_chars("hello", "helo")
+    inputs, targets = ids[:-1][None], ids[1:][None]
+    parts = per_step_recurrent_gradients(model, inputs, targets)
+    assert parts.shape == (4, 3, 3)
+    assert torch.equal(parts[0], torch.zeros(3, 3, dtype=torch.float64))
+    assert all(parts[t].abs().max() > 1e-6 for t in range(1, 4))
+    logits = model(inputs)
+    loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 4), targets.reshape(-1))
+    (shared,) = torch.autograd.grad(loss, [model.rnn.cell.W_hh])
+    assert torch.allclose(parts.sum(0), shared, atol=1e-14, rtol=0)
+    assert model.rnn.cell.W_hh.grad is None
+
+
+def test_per_step_gradients_refuse_mismatched_shapes():
+    from companion.models.rnn import per_step_recurrent_gradients
+
+    model = OneHotRNNLM(4, 3)
+    with pytest.raises(ConfigError, match="must both be"):
+        per_step_recurrent_gradients(model, torch.zeros(1, 4, dtype=torch.long),
+                                     torch.zeros(1, 3, dtype=torch.long))

@@ -188,3 +188,14 @@ def test_tuning_split_holds_out_one_unseen_training_play():
     train_text = shakespeare_corpus()[0]
     assert len(fit_text) < len(train_text) and plays[tune_play] in train_text
     assert not any(plays[title][:2_000] in fit_text for title in DEFAULT_VALID_PLAYS)
+
+
+def test_sample_measures():
+    from companion.experiments.tasks import known_word_share, speaker_lines, words_of
+
+    assert words_of("I'll go, MY lord--'tis done.") == ["i'll", "go", "my", "lord", "tis", "done"]
+    assert known_word_share("my lord, my lorf", {"my", "lord"}) == 0.75
+    text = "KING:\nMy lord.\n\nFIRST MURDERER:\nAy.\nNot a Speaker:\nKING: speaks\n"
+    assert speaker_lines(text) == ["KING:", "FIRST MURDERER:"]
+    with pytest.raises(ConfigError, match="no words"):
+        known_word_share("... 123 !", {"a"})

@@ -16,12 +16,16 @@ The module also holds the character-level language-model runs of chapters 1 and 
 measures it two ways, in chunks read from the zero state and with :func:`stream_nll`, which
 carries the recurrent state through the whole validation text (the conditions under which an
 n-gram model scores it); :func:`shakespeare_tuning_split` is the held-out play on which the
-n-gram baselines' smoothing is chosen.
+n-gram baselines' smoothing is chosen. Two small measures read a sampled text:
+:func:`known_word_share` (how many of its words occur in a vocabulary) and :func:`speaker_lines`
+(the lines laid out as a play's speaker headings).
 """
 
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import torch
@@ -332,3 +336,29 @@ def train_char_lm(cell: str, hidden_size: int, *, steps: int, embed_dim: int = 3
                         [r["valid_nll"] / math.log(2) for r in history.valid],
                         [r["stream_nll"] / math.log(2) for r in history.valid],
                         num_parameters(model), seconds)
+
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
+_SPEAKER = re.compile(r"^[A-Z][A-Z' .-]*[A-Z]:$", re.M)
+
+
+def words_of(text: str) -> list[str]:
+    """The words of ``text``, lower-cased: runs of letters, with inner apostrophes kept
+    (``"I'll"`` -> ``"i'll"``)."""
+    return _WORD.findall(text.lower())
+
+
+def known_word_share(text: str, vocabulary: Collection[str]) -> float:
+    """The fraction of the words of ``text`` (:func:`words_of`) that are in ``vocabulary`` (e.g.
+    ``set(words_of(train_text))``): how much of a sample is real words rather than invented
+    ones. A text without words is an error."""
+    words = words_of(text)
+    if not words:
+        raise ConfigError("known_word_share: the text has no words")
+    return sum(word in vocabulary for word in words) / len(words)
+
+
+def speaker_lines(text: str) -> list[str]:
+    """The lines of ``text`` laid out as a speaker heading of the plays: a name in capital
+    letters (spaces, apostrophes, dots and hyphens allowed inside), a colon, nothing else."""
+    return _SPEAKER.findall(text)

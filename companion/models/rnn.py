@@ -9,7 +9,9 @@
   (layer ``l`` reads the hidden states of layer ``l-1``);
 - :class:`OneHotRNNLM` is the smallest complete character language model: one-hot inputs, one
   recurrent layer, a linear read-out -- the "hello" network of the CS231n notes;
-- :func:`train_full_batch` fits such a toy model to one short string, full batch.
+- :func:`train_full_batch` fits such a toy model to one short string, full batch;
+- :func:`per_step_recurrent_gradients` splits the gradient on the shared ``W_hh`` into the part
+  each time step contributes (back-propagation through time sums them).
 
 The readable cells exist to explain and to verify: :func:`load_fused_rnn` copies the weights of
 a fused ``torch.nn.RNN`` into them (``b_h = b_ih + b_hh``), and the tests check both agree.
@@ -177,6 +179,36 @@ class OneHotRNNLM(nn.Module):
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         return self.hidden_states(ids)[1]
+
+
+def per_step_recurrent_gradients(model: OneHotRNNLM, inputs: torch.Tensor,
+                                  targets: torch.Tensor) -> torch.Tensor:
+    """What each time step contributes to the gradient of the mean loss on the shared ``W_hh``.
+
+    The recurrence uses one ``W_hh`` at every step. Here the model is run with a separate copy of
+    it at each step ``t`` (the same values, so the same outputs), and autograd gives the gradient
+    on every copy: ``contributions[t]`` is the part of ``dL/dW_hh`` that flows through step ``t``.
+    Back-propagation through time adds them up: their sum is the gradient of the shared matrix.
+    The copy of step 1 multiplies ``h_0 = 0`` and gets a zero gradient.
+
+    ``inputs``, ``targets`` ``(B, T)`` character ids; returns ``(T, H, H)``. The model's own
+    parameters are not touched (no ``.grad`` is written).
+    """
+    from torch.func import functional_call
+
+    if inputs.dim() != 2 or inputs.shape != targets.shape:
+        raise ConfigError(f"per_step_recurrent_gradients: inputs and targets must both be (B, T), "
+                          f"got {tuple(inputs.shape)} and {tuple(targets.shape)}")
+    cell = model.rnn.cell
+    x = model.one_hot(inputs)
+    copies = [cell.W_hh.detach().clone().requires_grad_(True) for _ in range(x.shape[1])]
+    h, states = None, []
+    for t, W_hh in enumerate(copies):
+        h = functional_call(cell, {"W_hh": W_hh}, (x[:, t], h))
+        states.append(h)
+    logits = torch.stack(states, dim=1) @ model.W_hy.T + model.b_y
+    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+    return torch.stack(torch.autograd.grad(loss, copies))
 
 
 def encode_chars(text: str, alphabet: Sequence[str]) -> torch.Tensor:
