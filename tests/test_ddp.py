@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -44,10 +45,18 @@ def test_two_gloo_ranks_equal_one_process(tmp_path):
     first = torch.load(tmp_path / "single/checkpoint-step3.pt", weights_only=True)["model"]
     moved = max(float((first[k] - v).abs().max()) for k, v in single["model"].items())
     assert moved > 1e-3
-    # same metrics: the logged loss is the global token mean
-    s_lines = (tmp_path / "single/metrics.jsonl").read_text().splitlines()
-    d_lines = (tmp_path / "ddp/metrics.jsonl").read_text().splitlines()
-    assert len(s_lines) == len(d_lines)
+    # same metrics, value by value: the logged loss is the global token mean, the gradient norm
+    # the global batch's, and rank 0 validates on the whole valid set (timings excepted)
+    single_m = [json.loads(x) for x in (tmp_path / "single/metrics.jsonl").read_text().splitlines()]
+    ddp_m = [json.loads(x) for x in (tmp_path / "ddp/metrics.jsonl").read_text().splitlines()]
+    assert [sorted(r) for r in ddp_m] == [sorted(r) for r in single_m]
+    assert sum("valid_nll" in r for r in single_m) == 2 and sum("train_loss" in r for r in single_m) >= 2
+    for s, d in zip(single_m, ddp_m):
+        assert (d["step"], d.get("epoch"), d.get("lr"), d.get("valid_tokens")) == \
+            (s["step"], s.get("epoch"), s.get("lr"), s.get("valid_tokens"))
+        for key in ("train_loss", "grad_norm", "clip_rate", "valid_nll", "valid_ppl"):
+            if key in s:
+                assert d[key] == pytest.approx(s[key], rel=1e-5, abs=1e-7), (s["step"], key)
     # only rank 0 wrote: one set of files
     assert sorted(p.name for p in (tmp_path / "ddp").iterdir()) == sorted(
         p.name for p in (tmp_path / "single").iterdir())
@@ -115,19 +124,28 @@ def _normalization_rank(rank: int, world: int, port: int, out: str) -> None:
                                                loss_normalization=normalization, dist=info)
     if rank == 0:
         torch.save(deltas, out)
+    validated = []  # which ranks validate (and would decode for BLEU): rank 0 alone
+    from companion.training.trainer import Trainer
+
+    Trainer(tiny_model(dropout=0.0), [collate(b) for b in shards[rank]], [collate(ex[:3])], max_steps=2,
+            eval_every=1, valid_bleu=True, validate_fn=lambda model: validated.append(rank) or {"valid_bleu": 0.0},
+            dist=info, progress=False).fit()
+    torch.save(validated, f"{out}.validated{rank}")
     cleanup()
 
 
 @pytest.mark.slow
 def test_ddp_gradient_is_the_papers_formula_for_every_normalization(tmp_path):
     """Two gloo ranks with two accumulation micro-batches each apply the gradient of the global
-    batch's loss -- per token, per sentence, or summed -- as written out by hand."""
+    batch's loss -- per token, per sentence, or summed -- as written out by hand; only rank 0
+    validates (the BLEU decode of ``validate_fn`` included), the other waits."""
     import torch.multiprocessing as mp
     from test_train import papers_gradient, reverse_task, tiny_model
 
     out = tmp_path / "deltas.pt"
     mp.spawn(_normalization_rank, args=(2, _free_port(), str(out)), nprocs=2, join=True)
     deltas = torch.load(out, weights_only=True)
+    assert torch.load(f"{out}.validated0") == [0, 0] and torch.load(f"{out}.validated1") == []
     ex = reverse_task(9, seed=4)
     for normalization, delta in deltas.items():
         hand = papers_gradient(tiny_model(dropout=0.0), ex, normalization)
