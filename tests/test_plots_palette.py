@@ -125,3 +125,15 @@ def test_search_settings_bars_take_the_models_colour():
     assert to_hex(ax.patches[0].get_facecolor()) == C["seq2seq_reversed"]
     ax = plot_search_settings(rows, title="t")
     assert to_hex(ax.patches[0].get_facecolor()) not in {to_hex(c) for c in C.values()}
+
+
+def test_bleu_by_length_labels_each_bucket_with_the_counts_the_bars_rest_on():
+    """One n when the models share the test sentences, one per model (legend order) when not."""
+    from companion.plots.decoding import plot_bleu_by_length
+
+    same = [((3, 6), 115, 40.0), ((6, math.inf), 345, 30.0)]
+    other = [((3, 6), 235, 41.0), ((6, math.inf), 656, 31.0)]
+    ax = plot_bleu_by_length({"RNNsearch": same, "Transformer": same}, title="t")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["3-5\n(n=115)", "6+\n(n=345)"]
+    ax = plot_bleu_by_length({"RNNsearch": same, "LSTM": other}, title="t")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["3-5\n(n=115/235)", "6+\n(n=345/656)"]

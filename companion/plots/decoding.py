@@ -38,8 +38,9 @@ def plot_bleu_by_length(
 
     ``results`` maps a model name to :func:`companion.evaluation.bleu_by_length` rows; every
     model must use the same buckets. A bucket a model has no sentence in (BLEU NaN) gets no bar.
-    The number of sentences of each bucket (the largest over the models) is written under its
-    label.
+    The number of sentences each bar rests on is written under its bucket's label: one ``n``
+    when every model was scored on the same sentences, else one count per model in legend order
+    (``n=115/115/345``), so a bar on few sentences is not labelled with another model's count.
     """
     if not results:
         raise DataError("plot_bleu_by_length: no results to plot")
@@ -59,9 +60,10 @@ def plot_bleu_by_length(
         ax.bar([x for x, _ in drawn], [y for _, y in drawn], width=width, label=name,
                color=colours[name])
     # an empty bucket (BLEU NaN: no sentence of that length) gets no bar, not a bar at 0
-    counts = [max(row[1] for row in (results[n][i] for n in names)) for i in range(len(buckets))]
+    counts = [[int(results[n][i][1]) for n in names] for i in range(len(buckets))]
     ax.set_xticks(range(len(buckets)))
-    ax.set_xticklabels([f"{_bucket_label(b)}\n(n={n})" for b, n in zip(buckets, counts)])
+    ax.set_xticklabels([f"{_bucket_label(b)}\n(n={c[0] if len(set(c)) == 1 else '/'.join(map(str, c))})"
+                        for b, c in zip(buckets, counts)])
     ax.set_xlabel(f"length ({unit})")
     ax.set_ylabel("BLEU")
     # the legend gets its own band above the tallest bar, so it never covers one
