@@ -15,7 +15,7 @@ from companion.evaluation.metrics import (MetricScore, bleu_by_length, corpus_bl
 from companion.decoding.corpus import decode_corpus, translate_corpus
 from companion.evaluation.tables import results_markdown, write_results
 from companion.models.seq2seq import Seq2Seq
-from companion.specials import EOS
+from companion.specials import BOS, EOS, PAD
 
 HYPS = ["the cat sat on the mat .", "a dog"]
 REFS = ["the cat sat on a mat .", "the dog barked"]
@@ -91,15 +91,41 @@ def test_translate_corpus_matches_direct_decoding_in_input_order():
         assert text == VOCAB.decode(best.tokens)
 
 
-def test_beam_one_in_translate_corpus_is_greedy_and_ensembles_work():
+def _hand_greedy_of_the_average(models, ids, limit):
+    """Greedy decoding written out: at every step the members' next-token probabilities are
+    averaged, ``log((p_1 + p_2) / 2)``, and the most probable token other than PAD and BOS (which
+    are never generated) is taken; stops at EOS or after ``limit`` tokens."""
+    src, lengths = torch.tensor([ids]), torch.tensor([len(ids)])
+    with torch.no_grad():
+        states = [m.eval().encode(src, lengths) for m in models]
+        prev, out = torch.tensor([BOS]), []
+        while len(out) < limit and (not out or out[-1] != EOS):
+            steps = [m.step(prev, st) for m, st in zip(models, states)]
+            states = [st for _, st in steps]
+            avg = torch.log(sum(lp.double().exp() for lp, _ in steps) / len(models))
+            avg[0, [PAD, BOS]] = -math.inf
+            out.append(int(avg[0].argmax()))
+            prev = torch.tensor([out[-1]])
+    return out
+
+
+def test_beam_one_in_translate_corpus_is_greedy_and_ensembles_combine():
     model = _toy_model(2)
-    sentences = ["abc", "hhh", "ga"]
+    sentences = ["abc", "hhh", "ga", "hgfedcba", "cab"]
     greedy = translate_corpus(model, VOCAB, VOCAB, sentences, beam_size=1)
     ids = [VOCAB.encode(s) + [EOS] for s in sentences]
     for s, g in zip(ids, greedy):
         h = greedy_search(model, torch.tensor([s]), torch.tensor([len(s)]))[0]
         assert g == VOCAB.decode(h.tokens)
-    assert translate_corpus(Ensemble([model]), VOCAB, VOCAB, sentences, beam_size=1) == greedy
+    # a two-member ensemble (probabilities averaged) against the average computed by hand
+    members = [_toy_model(0), _toy_model(7)]
+    ensembled = translate_corpus(Ensemble(members), VOCAB, VOCAB, sentences, beam_size=1)
+    for s, ens in zip(ids, ensembled):
+        hand = _hand_greedy_of_the_average(members, s, limit=int(1.5 * len(s) + 10))  # the default limit
+        assert hand[-1] == EOS and ens == VOCAB.decode(hand)
+    assert len(set(ensembled)) >= 3  # varied outputs, and not what either member says alone
+    for m in members:
+        assert ensembled != translate_corpus(m, VOCAB, VOCAB, sentences, beam_size=1)
 
 
 def test_decode_corpus_returns_nbest_lists():
