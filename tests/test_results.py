@@ -42,6 +42,16 @@ def test_every_record_parses_and_names_its_provenance(path):
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_every_record_comes_from_committed_code(path):
+    """A ``+dirty`` commit names code that was never committed: nobody can check out what made the
+    record. Commit first, then re-run the record's script (``make results`` lists them)."""
+    prov = read_record(path)["provenance"]
+    commit = str(prov.get("commit"))
+    assert re.fullmatch(r"[0-9a-f]{40}", commit) and prov.get("dirty") is not True, (
+        f"{path.name}: made from uncommitted code (commit {commit}); commit, then re-run its script")
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
 def test_recorded_configs_still_build_models(path):
     for model_cfg in _model_configs(read_record(path)):
         model = build_model(dict(model_cfg), 60, 50)
