@@ -73,17 +73,27 @@ html-tests: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
-# The records behind book/results/, with the arguments they were made with (hours of CPU; see
-# each script's docstring). Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py
-# (about 4 CPU-minutes per seed; its docstring shows how to run seeds in parallel and merge them).
+# The records behind book/results/, with the arguments they were made with, one process at a time
+# on one thread. Every run of at most about two CPU-minutes gets five seeds (the fewest for which
+# a paired claim can reach p <= 0.05). Estimated CPU time of the whole target, from the recorded
+# training times on AMD EPYC (evaluation adds seconds per model): about 5.5 CPU-hours --
+# decoding alpha 5 min, long runs 5 x ~18 = 90 min, lexicon budget 15 min, learning-rate search
+# 35 min, seeds-seq2seq 18 min, seeds-attention (RNNencdec also trained to its validation plateau,
+# at most 6000 steps) <= 60 min, attention scoring 21 min, seeds-transformer 11 min, Transformer
+# ablations (7 variants) 75 min. Make the records from a clean commit: a record made from a dirty
+# tree is marked "+dirty" (see companion.experiments.records.git_state).
+# Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py (about 4 CPU-minutes per seed;
+# its docstring shows how to run seeds in parallel and merge them).
 results: $(STAMP)
+	$(BIN)/python scripts/decode_alpha.py
 	$(BIN)/python scripts/long_runs.py --cpu-budget 1000 --chunk 200 --threads 1
 	$(BIN)/python scripts/lexicon_budget.py
-	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --seeds 0 1 2 3 4 --name seeds-seq2seq
-	$(BIN)/python scripts/book_seeds.py rnnsearch rnnencdec --seeds 0 1 2 --name seeds-attention
-	$(BIN)/python scripts/book_seeds.py rnnsearch rnnsearch_dot rnnsearch_general --seeds 0 1 2 --name ablation-attention-scoring
-	$(BIN)/python scripts/book_seeds.py transformer --seeds 0 1 2 --name seeds-transformer
-	$(BIN)/python scripts/transformer_ablations.py --seeds 0 1 2
+	$(BIN)/python scripts/lr_search.py
+	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --name seeds-seq2seq
+	$(BIN)/python scripts/book_seeds.py rnnsearch rnnencdec rnnencdec_converged --name seeds-attention
+	$(BIN)/python scripts/book_seeds.py rnnsearch rnnsearch_dot rnnsearch_general --name ablation-attention-scoring
+	$(BIN)/python scripts/book_seeds.py transformer --name seeds-transformer
+	$(BIN)/python scripts/transformer_ablations.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -7,8 +7,15 @@ the spreads this script records. It uses exactly the chapters' code path
 (:mod:`companion.experiments.regime`: the same corpus, vocabularies, recipes and decoding).
 
     .venv/bin/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble \
-        --seeds 0 1 2 3 4 --name seeds-seq2seq          # ~20 min on one thread
+        --name seeds-seq2seq                             # ~20 CPU-minutes, five seeds
     .venv/bin/python scripts/book_seeds.py seq2seq --seeds 0 --quick --out /tmp/x.json
+
+Five seeds by default: with fewer, no paired claim can reach the book's level (the smallest
+one-sided p of a sign-flip test over n seeds is 1/2^n; see ``companion.experiments.verdicts``).
+Every model is decoded with the book's setting (``regime.DECODING``) and greedily. A recipe with
+``patience`` (``rnnencdec_converged``) trains until its validation perplexity stops improving;
+its record says where and why it stopped, and every model's validation curve is recorded, so
+equal-compute and converged comparisons can both be read from one record.
 
 ``--quick`` swaps in a tiny corpus and a few steps: it checks the plumbing, and its numbers mean
 nothing.
@@ -28,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.decoding import Ensemble  # noqa: E402
+from companion.errors import ConfigError  # noqa: E402
 from companion.experiments import regime as R  # noqa: E402
 from companion.experiments import scoring as S  # noqa: E402
 from companion.experiments.records import make_record, python_command, spread, write_record  # noqa: E402
@@ -41,7 +49,7 @@ def challenges(model, data: R.BookData, max_words: int | None) -> dict:
     for name in data.challenges:
         pairs = data.challenge(name, max_words)
         if pairs:
-            ev = S.evaluate(model, data, pairs, beam_size=5)
+            ev = S.evaluate(model, data, pairs)
             out[name] = challenge_accuracy(name, ev.hyps, ev.refs)
     return out
 
@@ -59,7 +67,7 @@ def measure(trained: R.Trained, data: R.BookData, test_words: int | None) -> dic
     """The numbers a chapter reports for one trained model."""
     test = data.held_out("test", test_words)
     valid = data.loader(data.held_out("valid", trained.recipe.max_words), shuffle=False)
-    beam = S.evaluate(trained.model, data, test, beam_size=5)
+    beam = S.evaluate(trained.model, data, test)
     greedy = S.evaluate(trained.model, data, test, beam_size=1)
     short = beam.subset(lambda p: R.words(p.en) <= 10)
     has_long = any(R.words(p.en) >= 20 for p in test)
@@ -81,6 +89,8 @@ def measure(trained: R.Trained, data: R.BookData, test_words: int | None) -> dic
         "train_cpu_s": trained.cpu_seconds,
         "parameters": trained.parameters,
         "steps": trained.history.steps[-1] if trained.history.steps else 0,
+        "valid_curve": [[v["step"], v["valid_ppl"]] for v in trained.history.valid],
+        **({"stopped": trained.stopped} if trained.stopped else {}),
     }
 
 
@@ -100,7 +110,7 @@ def run(recipes: list[str], seeds: list[int], *, ensemble: bool, quick: bool) ->
                   f"({time.perf_counter() - start:.0f} s wall)", file=sys.stderr, flush=True)
         if ensemble and len(models) > 1:
             words = min((s.max_words or data.regime.max_words) for s in specs.values())
-            ev = S.evaluate(Ensemble(models), data, data.held_out("test", words), beam_size=5)
+            ev = S.evaluate(Ensemble(models), data, data.held_out("test", words))
             row["ensemble"] = {"test_bleu": ev.bleu.score, "test_exact": ev.exact,
                                "members": list(specs)}
         per_seed[str(seed)] = row
@@ -121,22 +131,25 @@ def run(recipes: list[str], seeds: list[int], *, ensemble: bool, quick: bool) ->
     config = {"regime": dataclasses.asdict(data.regime),
               "recipes": {n: dataclasses.asdict(s) for n, s in specs.items()},
               "seeds": seeds, "ensemble": ensemble, "quick": quick, "threads": torch.get_num_threads(),
-              "command": python_command()}
+              "decoding": dataclasses.asdict(R.DECODING), "command": python_command()}
     return {"config": config, "results": {"per_seed": per_seed, "summary": summary}}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("recipes", nargs="+", help=f"recipe names ({', '.join(sorted(R.RECIPES))})")
-    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     ap.add_argument("--name", default=None, help="record name (book/results/NAME.json)")
     ap.add_argument("--out", default=None, help="write the record here instead")
     ap.add_argument("--ensemble", action="store_true", help="also score the ensemble of the recipes")
     ap.add_argument("--quick", action="store_true", help="tiny corpus, 4 steps: plumbing only")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
-    for name in args.recipes:
-        R.recipe(name)  # unknown names fail before any training
+    try:
+        for name in args.recipes:
+            R.recipe(name)  # unknown names fail before any training
+    except ConfigError as exc:
+        ap.error(str(exc))
     name = args.name or "seeds-" + "-".join(args.recipes)
     out = run(args.recipes, args.seeds, ensemble=args.ensemble, quick=args.quick)
     record = make_record(name, "seed-spread", out["config"], out["results"])

@@ -43,7 +43,7 @@ def run_level(lemmas: int | None, base: R.Regime, spec: R.Recipe, seed: int) -> 
     level = level_from_name("small").with_knobs(lemmas_per_class=lemmas)
     data = R.book_data(dataclasses.replace(base, level=level))
     trained = R.train(spec, data, seed=seed)
-    ev = S.evaluate(trained.model, data, data.held_out("test", spec.max_words), beam_size=5)
+    ev = S.evaluate(trained.model, data, data.held_out("test", spec.max_words))
     row = {"lemmas_per_class": lemmas, "level": level.name, **corpus_stats(data),
            "test_bleu": ev.bleu.score, "test_exact": ev.exact,
            "valid_ppl": trained.history.valid[-1]["valid_ppl"], "train_cpu_s": trained.cpu_seconds,
@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['test_bleu']:.1f}, exact {100 * r['test_exact']:.1f}% "
               f"({r['train_cpu_s']:.0f} s CPU, {time.perf_counter() - start:.0f} s wall)", flush=True)
     config = {"regime": dataclasses.asdict(base), "recipe": dataclasses.asdict(spec), "seed": args.seed,
-              "lemmas_per_class": list(lemmas), "command": python_command()}
+              "lemmas_per_class": list(lemmas), "decoding": dataclasses.asdict(R.DECODING),
+              "command": python_command()}
     config["regime"]["level"] = "small, with lemmas_per_class varied"
     record = make_record("lexicon-budget", "lexicon-vs-budget", config, {"levels": rows})
     print("wrote", write_record(record, args.out))

@@ -14,7 +14,8 @@ Budget: CPU time of this process (``time.process_time``, all its threads), so a 
 work whether or not the machine is busy; with 2 threads, 30 CPU-minutes take about 15 minutes of
 wall time on an idle 2-core machine. Training proceeds in chunks of ``--chunk`` steps with a
 validation after each; it stops after ``--patience`` chunks without a better validation
-perplexity, or when the budget is spent, and the best-validation weights are evaluated.
+perplexity, or when the budget is spent, and the best-validation weights are evaluated with the
+book's decoding setting (``regime.DECODING``).
 
 A CPU budget ends a run at a machine-dependent step. To repeat a recorded run step for step on
 another machine, pass its ``steps`` as ``--max-steps`` (with a budget that does not bind):
@@ -25,10 +26,8 @@ another machine, pass its ``steps`` as ``--max-steps`` (with a budget that does 
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,42 +67,28 @@ BUCKETS = (3, 11, 21, 31, 41, 81)
 
 def train_with_budget(model, data, spec: dict, seed: int, cpu_budget: float, chunk: int,
                       patience: int, threads: int, max_steps: int | None = None) -> dict:
-    """Chunks of ``chunk`` steps, a validation after each, early stopping; returns the curve and
-    leaves the best-validation weights in ``model``."""
+    """Chunks of ``chunk`` steps, a validation after each, early stopping
+    (:func:`companion.experiments.regime.fit_until_plateau`); returns the curve and leaves the
+    best-validation weights in ``model``."""
     loader = data.loader(data.pairs("train"), shuffle=True, seed=seed)
     valid = data.loader(data.held_out("valid"), shuffle=False)
     trainer = Trainer(model, loader, valid, progress=False, max_steps=chunk, eval_every=0,
                       log_every=max(1, chunk // 4), clip_norm=1.0 if spec["preset"] == "vaswani" else 5.0,
                       seed=seed, threads=threads, **spec)
-    start, wall = time.process_time(), time.perf_counter()
-    best, best_state, since_best, curve, tokens = float("inf"), None, 0, [], 0
-    while True:
-        history = trainer.fit()
-        tokens += history.tokens
-        record = history.valid[-1]
-        spent = time.process_time() - start
-        curve.append({"step": trainer.step, "valid_ppl": record["valid_ppl"], "cpu_s": spent,
-                      "wall_s": time.perf_counter() - wall,
-                      "train_loss": sum(history.train_loss) / max(1, len(history.train_loss))})
-        print(f"  step {trainer.step}: valid ppl {record['valid_ppl']:.3f} ({spent:.0f} CPU-s)", flush=True)
-        if record["valid_ppl"] < best - 1e-4:
-            best, best_state, since_best = record["valid_ppl"], copy.deepcopy(model.state_dict()), 0
-        else:
-            since_best += 1
-        if since_best >= patience or spent >= cpu_budget or (max_steps and trainer.step >= max_steps):
-            stop = "patience" if since_best >= patience else "steps" if max_steps and trainer.step >= max_steps else "budget"
-            break
-        trainer.cfg.max_steps = trainer.step + chunk
-    model.load_state_dict(best_state)
-    return {"curve": curve, "stopped_by": stop, "steps": trainer.step, "train_tokens": tokens,
-            "train_cpu_s": time.process_time() - start, "train_wall_s": time.perf_counter() - wall,
-            "best_valid_ppl": best}
+    report = lambda p: print(f"  step {p['step']}: valid ppl {p['valid_ppl']:.3f} ({p['cpu_s']:.0f} CPU-s)",  # noqa: E731
+                             flush=True)
+    history, facts = R.fit_until_plateau(trainer, every=chunk, patience=patience, max_steps=max_steps,
+                                         cpu_budget=cpu_budget, report=report)
+    last = facts["curve"][-1]
+    return {"curve": facts["curve"], "stopped_by": facts["stopped_by"], "steps": facts["steps"],
+            "train_tokens": history.tokens, "train_cpu_s": last["cpu_s"], "train_wall_s": last["wall_s"],
+            "best_valid_ppl": facts["best_valid_ppl"], "best_step": facts["best_step"]}
 
 
 def evaluate_run(model, data, quick: bool) -> dict:
     model.eval()
     test = data.held_out("test")
-    ev = S.evaluate(model, data, test, beam_size=5, length_penalty=1.0)
+    ev = S.evaluate(model, data, test)
     out = {"test_bleu": ev.bleu.score, "test_chrf": ev.chrf.score, "test_exact": ev.exact,
            "signature": ev.bleu.signature,
            "bleu_by_length": [[lo, hi, n, b] for (lo, hi), n, b in S.score(ev.pairs, ev.hyps, BUCKETS).by_length],
@@ -116,7 +101,7 @@ def evaluate_run(model, data, quick: bool) -> dict:
     for name in data.challenges:
         pairs = data.challenge(name)
         if pairs:
-            cev = S.evaluate(model, data, pairs, beam_size=5, length_penalty=1.0)
+            cev = S.evaluate(model, data, pairs)
             out["challenges"][name] = challenge_accuracy(name, cev.hyps, cev.refs)
     return out
 
@@ -134,7 +119,8 @@ def run_family(family: str, data, args) -> Path:
                **evaluate_run(model, data, args.quick)}
     config = {"regime": dataclasses.asdict(data.regime), "model": model_args, "train": train_args,
               "seed": args.seed, "threads": args.threads, "cpu_budget_s": args.cpu_budget, "max_steps": args.max_steps,
-              "chunk_steps": args.chunk, "patience": args.patience, "command": python_command()}
+              "chunk_steps": args.chunk, "patience": args.patience,
+              "decoding": dataclasses.asdict(R.DECODING), "command": python_command()}
     record = make_record(f"long-{family}", "long-run", config, results)
     path = write_record(record, Path(args.out_dir) / f"long-{family}.json" if args.out_dir else None)
     print(f"{family}: test BLEU {results['test_bleu']:.2f} after {training['steps']} steps "

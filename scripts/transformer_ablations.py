@@ -1,5 +1,14 @@
 """Chapter 5's ablations: where the LayerNorm goes (Pre-LN vs Post-LN), with and without
-learning-rate warmup, and checkpoint averaging against the last checkpoint.
+learning-rate warmup, label smoothing, the paper's configuration at our size, and checkpoint
+averaging against the last checkpoint.
+
+The variants (recipes of ``companion.experiments.regime.RECIPES``, each named for what it is):
+``transformer`` (the book's: Pre-LN, no dropout, no smoothing, 150 warmup steps),
+``transformer_constant`` (no warmup: the warmed-up peak rate from the first step),
+``transformer_lr_spike`` (the schedule's formula with warmup 0: a first step at 12 times the peak,
+then decay), ``transformer_postln`` and ``transformer_postln_constant`` (Post-LN with and without
+warmup), ``transformer_smoothed`` (label smoothing 0.1) and ``transformer_paper`` (Post-LN, dropout
+0.1, label smoothing 0.1: the paper's configuration at our size).
 
 For every seed it trains the book's Transformer recipes on the book's regime (the same corpus,
 vocabularies, batches and Trainer as ``companion.experiments.regime.train``, so a seed's
@@ -19,7 +28,7 @@ vocabularies, batches and Trainer as ``companion.experiments.regime.train``, so 
 
 The record goes to ``book/results/ablation-transformer.json`` (``--name``/``--out`` to change).
 
-    .venv/bin/python scripts/transformer_ablations.py --seeds 0 1 2        # ~40 CPU-minutes
+    .venv/bin/python scripts/transformer_ablations.py           # five seeds, ~100 CPU-minutes
     .venv/bin/python scripts/transformer_ablations.py --quick --seeds 0 --out /tmp/a.json
 
 ``--quick`` swaps in a tiny corpus and a few steps: it checks the plumbing, and its numbers mean
@@ -47,11 +56,12 @@ from companion.experiments import regime as R  # noqa: E402
 from companion.experiments import scoring as S  # noqa: E402
 from companion.experiments.records import make_record, python_command, spread, write_record  # noqa: E402
 from companion.plots.curves import read_metrics  # noqa: E402
-from companion.training import Trainer, evaluate_loss  # noqa: E402
+from companion.training import evaluate_loss  # noqa: E402
 from companion.training.averaging import average_checkpoints, last_checkpoints  # noqa: E402
 
 #: the variants, as recipe names of ``companion.experiments.regime.RECIPES``
-VARIANTS = ("transformer", "transformer_nowarmup", "transformer_postln", "transformer_postln_nowarmup")
+VARIANTS = ("transformer", "transformer_constant", "transformer_lr_spike", "transformer_postln",
+            "transformer_postln_constant", "transformer_smoothed", "transformer_paper")
 QUICK_STEPS = 12
 SPIKE_WINDOW, SPIKE_NATS = 50, 1.0
 CURVE_WINDOW = 10  # steps per point of the recorded loss curve
@@ -79,16 +89,18 @@ def train_run(spec: R.Recipe, data: R.BookData, seed: int, out_dir: Path, *, eve
 
     Returns the model (eval mode) and the run's facts (CPU seconds, failure if any)."""
     model, loader, valid = R.prepare(spec, data, seed)
-    options = {**spec.train, "log_every": 1}
+    options = {"log_every": 1}
     if every:
         options.update(eval_every=every, keep_last=keep)
+    trainer = R.make_trainer(spec, model, loader, valid, out_dir=out_dir, **options)
     start = time.process_time()
     failure = None
     try:
-        Trainer(model, loader, valid, progress=False, out_dir=out_dir, **options).fit()
+        trainer.fit()
     except TrainingError as exc:  # a diverged run is a result, not a crash
         failure = str(exc)
-    return model.eval(), {"cpu_s": time.process_time() - start, "failure": failure}
+    return model.eval(), {"cpu_s": time.process_time() - start, "failure": failure, "steps": trainer.step,
+                          "parameters": R.num_parameters(model)}
 
 
 def stability(out_dir: Path) -> dict:
@@ -106,10 +118,10 @@ def stability(out_dir: Path) -> dict:
 
 
 def scores(model: torch.nn.Module, data: R.BookData, spec: R.Recipe) -> dict:
-    """Validation perplexity, test BLEU/chrF (beam 5) and greedy BLEU."""
+    """Validation perplexity, test BLEU/chrF (the book's decoding) and greedy BLEU."""
     test = data.held_out("test", spec.max_words)
     valid = data.loader(data.held_out("valid", spec.max_words), shuffle=False)
-    beam = S.evaluate(model, data, test, beam_size=5)
+    beam = S.evaluate(model, data, test)
     greedy = S.evaluate(model, data, test, beam_size=1)
     return {"valid_ppl": evaluate_loss(model, valid)[1], "test_bleu": beam.bleu.score,
             "test_chrf": beam.chrf.score, "test_exact": beam.exact, "test_bleu_greedy": greedy.bleu.score}
@@ -183,6 +195,7 @@ def summarize(per_seed: dict, seeds: list[int], variants: list[str], average: st
 def config(regime: R.Regime, specs: dict, seeds: list[int], average: str | None, every: int, quick: bool) -> dict:
     return {"regime": dataclasses.asdict(regime), "recipes": {n: dataclasses.asdict(s) for n, s in specs.items()},
             "seeds": seeds, "quick": quick, "threads": torch.get_num_threads(),
+            "decoding": dataclasses.asdict(R.DECODING),
             "spikes": {"window": SPIKE_WINDOW, "nats": SPIKE_NATS},
             "averaging": {"recipe": average, "every": every, "n": AVERAGE_N,
                           "last5": f"the last {AVERAGE_N} checkpoints, {every} steps apart",
@@ -193,7 +206,7 @@ def config(regime: R.Regime, specs: dict, seeds: list[int], average: str | None,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), help="recipe names (the first is the reference)")
-    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     ap.add_argument("--average", default="transformer", help="the recipe whose checkpoints are averaged ('' for none)")
     ap.add_argument("--every", type=int, default=25, help="steps between the averaged checkpoints")
     ap.add_argument("--name", default="ablation-transformer", help="record name (book/results/NAME.json)")

@@ -65,3 +65,84 @@ def test_long_runs_max_steps_repeats_a_run_step_for_step(tmp_path):
     _run("scripts/long_runs.py", "seq2seq", "--quick", "--max-steps", "2", "--out-dir", str(tmp_path))
     res = read_record(tmp_path / "long-seq2seq.json")["results"]
     assert res["steps"] == 2 and res["stopped_by"] == "steps"
+
+
+def _module(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_book_seeds_records_where_a_patient_run_stopped_and_every_validation_curve(tmp_path):
+    path = tmp_path / "conv.json"
+    _run("scripts/book_seeds.py", "rnnencdec", "rnnencdec_converged", "--seeds", "0", "--quick", "--out", str(path))
+    rec = read_record(path)
+    row = rec["results"]["per_seed"]["0"]
+    stopped = row["rnnencdec_converged"]["stopped"]
+    assert stopped["stopped_by"] in ("patience", "steps") and stopped["best_step"] <= stopped["steps"]
+    assert "stopped" not in row["rnnencdec"]
+    for name in ("rnnencdec", "rnnencdec_converged"):
+        curve = row[name]["valid_curve"]
+        assert curve and all(len(point) == 2 for point in curve)
+    from companion.experiments.regime import DECODING
+
+    assert rec["config"]["decoding"]["length_penalty"] == DECODING.length_penalty
+
+
+def test_decode_alpha_records_validation_bleu_per_family_and_alpha(tmp_path):
+    path = tmp_path / "alpha.json"
+    _run("scripts/decode_alpha.py", "--families", "seq2seq", "rnnsearch", "--alphas", "0", "1", "--quick",
+         "--out", str(path))
+    rec = read_record(path)
+    assert rec["config"]["split"] == "valid" and rec["config"]["alphas"] == [0.0, 1.0]
+    for family in ("seq2seq", "rnnsearch"):
+        settings = [r["setting"] for r in rec["results"]["per_family"][family]["rows"]]
+        assert settings == ["greedy", "beam 5, α=0", "beam 5, α=1"]
+    assert rec["results"]["chosen_alpha"] in (0.0, 1.0)
+
+
+def test_the_alpha_rule_takes_the_best_mean_and_the_smaller_alpha_on_a_tie():
+    choose = _module("decode_alpha").choose
+    assert choose({"a": {"0": 50.0, "1": 52.0}, "b": {"0": 80.0, "1": 79.0}}, [0.0, 1.0])[0] == 1.0
+    assert choose({"a": {"0": 50.0, "0.6": 51.0}, "b": {"0": 80.0, "0.6": 79.0}}, [0.0, 0.6])[0] == 0.0
+
+
+def test_lr_search_tries_the_same_grid_for_every_family(tmp_path):
+    path = tmp_path / "lr.json"
+    _run("scripts/lr_search.py", "--families", "seq2seq", "transformer", "--factors", "0.5", "1", "2", "--quick",
+         "--out", str(path))
+    families = read_record(path)["results"]["families"]
+    for name in ("seq2seq", "transformer"):
+        found = families[name]
+        assert found["rates_tried"] == pytest.approx([found["recipe_lr"] * f for f in (0.5, 1, 2)])
+        assert found["best_lr_by_valid_ppl"] in found["rates_tried"]
+        assert all(r["valid_ppl"] > 0 and r["valid_curve"] for r in found["rows"])
+
+
+def test_lr_search_refuses_a_grid_without_the_recipes_rate():
+    out = subprocess.run([sys.executable, "scripts/lr_search.py", "--factors", "0.5", "2", "--quick", "--out",
+                          "/dev/null"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "--factors must include 1" in out.stderr
+
+
+def test_make_results_runs_every_short_run_with_five_seeds():
+    """Every run of at most about two CPU-minutes gets five seeds (the fewest for which a paired
+    claim can reach p <= 0.05), and every record the claim table reads is made."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = text[text.index("\nresults:"):].split("\n\n", 1)[0]
+    lines = [line.strip() for line in target.splitlines() if "scripts/" in line]
+    for line in lines:
+        if "book_seeds.py" in line or "transformer_ablations.py" in line:
+            assert "--seeds" not in line or "--seeds 0 1 2 3 4" in line, line
+    made = " ".join(lines)
+    for script in ("decode_alpha.py", "lr_search.py", "long_runs.py", "lexicon_budget.py", "transformer_ablations.py"):
+        assert script in made, script
+    for name in ("seeds-seq2seq", "seeds-attention", "ablation-attention-scoring", "seeds-transformer"):
+        assert f"--name {name}" in made, name
+    assert "rnnencdec_converged" in made
+    for script in ("book_seeds", "transformer_ablations"):
+        source = (ROOT / "scripts" / f"{script}.py").read_text(encoding="utf-8")
+        assert 'default=[0, 1, 2, 3, 4]' in source, script

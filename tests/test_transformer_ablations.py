@@ -50,7 +50,24 @@ def test_variants_are_registered_recipes(script):
     assert set(script.VARIANTS) <= set(RECIPES)
     assert script.VARIANTS[0] == "transformer"
     ln = {name: RECIPES[name].model.get("pre_ln", False) for name in script.VARIANTS}
-    assert sorted(ln.values()) == [False, False, True, True]
+    assert [name for name, pre in ln.items() if not pre] == ["transformer_postln", "transformer_postln_constant",
+                                                            "transformer_paper"]
+    # each warmup control exists for both placements: with warmup, and at the peak from step 1
+    assert RECIPES["transformer_constant"].schedule == RECIPES["transformer_postln_constant"].schedule == "constant_peak"
+
+
+@pytest.mark.slow
+def test_the_constant_variant_trains_at_the_warmed_up_peak_in_the_script(script, tmp_path):
+    from companion.experiments import regime as R
+    from companion.plots.curves import read_metrics
+
+    data = R.book_data(R.QUICK_REGIME)
+    spec = R.recipe("transformer_constant").with_train(max_steps=5, eval_every=5)
+    _, facts = script.train_run(spec, data, 0, tmp_path / "run", every=None, keep=1)
+    assert facts["failure"] is None and facts["steps"] == 5 and facts["parameters"] > 0
+    rates = [r["lr"] for r in read_metrics(tmp_path / "run")[0]]
+    peak = spec.train["lr"] * spec.model["d_model"] ** -0.5 * spec.train["warmup_steps"] ** -0.5
+    assert rates == pytest.approx([peak] * 5)
 
 
 def test_unknown_variant_is_a_one_line_usage_error(script, capsys):

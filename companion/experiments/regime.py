@@ -380,13 +380,13 @@ def fit_until_plateau(trainer: Trainer, *, every: int, patience: int, max_steps:
     into the trainer's model. Validation touches no random generator, so the steps trained are
     bitwise those of one ``fit`` of the same length.
 
-    Returns the merged :class:`History` and ``{"curve": [{"step", "valid_ppl", "cpu_s",
+    Returns the merged :class:`History` and ``{"curve": [{"step", "valid_ppl", "cpu_s", "wall_s",
     "train_loss"}, ...], "stopped_by": "patience" | "steps" | "budget", "steps", "best_step",
     "best_valid_ppl"}``; ``report(point)`` is called after each validation."""
     if max_steps is None and cpu_budget is None:
         raise ConfigError("fit_until_plateau: give max_steps or cpu_budget (or both)")
     model = trainer.raw_model
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     best, best_state, best_step, since = float("inf"), None, 0, 0
     histories, curve = [], []
     while True:
@@ -402,7 +402,8 @@ def fit_until_plateau(trainer: Trainer, *, every: int, patience: int, max_steps:
         if not history.valid:
             raise ConfigError("fit_until_plateau: the trainer has no validation loader")
         point = {"step": trainer.step, "valid_ppl": history.valid[-1]["valid_ppl"],
-                 "cpu_s": time.process_time() - start, "train_loss": sum(losses) / max(1, len(losses))}
+                 "cpu_s": time.process_time() - start, "wall_s": time.perf_counter() - wall,
+                 "train_loss": sum(losses) / max(1, len(losses))}
         curve.append(point)
         if report is not None:
             report(point)
