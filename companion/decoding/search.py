@@ -28,7 +28,7 @@ Conventions:
     hypothesis ends with EOS and the search space is every output of at most that many tokens
     ending with EOS (fairseq's convention; seed document 000 enumerates this space);
 - scores are sums of log-probabilities, optionally divided by a length penalty ``lp(|Y|)``
-  where ``|Y|`` counts the generated tokens including EOS: GNMT's
+  where ``|Y|`` counts the generated tokens, EOS included when there is one: GNMT's
   ``((5 + |Y|) / 6) ** alpha`` (Wu et al. 2016) or plain ``|Y| ** alpha`` (``alpha = 1`` is
   the average log-probability per token). ``alpha = 0`` scores by the raw log-probability.
 - outputs are token ids; turning them into text is the vocabulary's job.
