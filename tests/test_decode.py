@@ -28,6 +28,41 @@ def tokens(hyps):
     return [h.tokens for h in hyps]
 
 
+class Reweighted:
+    """A translator whose next-token log-probabilities pass through ``adjust`` and are
+    renormalised: a model with the preferences a test needs."""
+
+    def __init__(self, model, adjust):
+        self.model, self.adjust = model, adjust
+
+    def encode(self, src, src_lengths):
+        return self.model.encode(src, src_lengths)
+
+    def step(self, prev, state):
+        log_probs, state = self.model.step(prev, state)
+        return torch.log_softmax(self.adjust(log_probs.clone()), dim=-1), state
+
+    def reorder_state(self, state, index):
+        return self.model.reorder_state(state, index)
+
+
+def without_specials(log_probs):
+    """PAD and BOS get probability 0."""
+    return ban_tokens(log_probs)
+
+
+def avoiding_eos(log_probs):
+    """EOS gets 30 nats less than the model says: sentences almost never end."""
+    log_probs[:, EOS] -= 30.0
+    return log_probs
+
+
+def preferring_specials(log_probs):
+    """Almost all the mass on PAD and BOS."""
+    log_probs[:, [PAD, BOS]] += 50.0
+    return log_probs
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("rule", ["top_k", "every"])
 @pytest.mark.parametrize("alpha, form", [(0.0, "gnmt"), (0.6, "gnmt"), (1.0, "plain")])
@@ -44,25 +79,8 @@ def test_wide_beam_equals_exhaustive_search(seed, rule, alpha, form, at_limit):
             assert hb.log_prob == pytest.approx(he.log_prob, abs=1e-12)
 
 
-class WithoutSpecials:
-    """A translator that gives PAD and BOS probability 0 (the rest renormalised)."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def encode(self, src, src_lengths):
-        return self.model.encode(src, src_lengths)
-
-    def step(self, prev, state):
-        log_probs, state = self.model.step(prev, state)
-        return torch.log_softmax(ban_tokens(log_probs), dim=-1), state
-
-    def reorder_state(self, state, index):
-        return self.model.reorder_state(state, index)
-
-
 def test_exhaustive_search_scores_every_output():
-    model = WithoutSpecials(tiny(0))
+    model = Reweighted(tiny(0), without_specials)
     exact = exhaustive_search(model, SRC[:1], SRC_LEN[:1], nbest=1000, max_len=3)[0]
     # UNK (3) is a real token too; outputs cut at the limit (3 tokens, no EOS) are outputs too
     everything = list(all_outputs([3, 4, 5, 6], 3, truncated=True))
@@ -127,28 +145,9 @@ def test_outputs_end_with_eos_or_are_cut_at_the_limit_and_never_hold_pad_or_bos(
     assert cut > 0  # the limits (2, 2, 3) are short enough to cut some hypotheses
 
 
-class AvoidsEos:
-    """A translator that almost never ends a sentence: EOS gets 30 nats less than the model says."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def encode(self, src, src_lengths):
-        return self.model.encode(src, src_lengths)
-
-    def step(self, prev, state):
-        log_probs, state = self.model.step(prev, state)
-        lowered = log_probs.clone()
-        lowered[:, EOS] -= 30.0
-        return torch.log_softmax(lowered, dim=-1), state
-
-    def reorder_state(self, state, index):
-        return self.model.reorder_state(state, index)
-
-
 def test_the_length_limit_keeps_the_chosen_tokens_and_marks_the_hypothesis_truncated():
     """"Stop at EOS or after max_len tokens": the limit never puts EOS in place of a token."""
-    model = AvoidsEos(tiny(4, vocab=10))
+    model = Reweighted(tiny(4, vocab=10), avoiding_eos)
     greedy = greedy_search(model, SRC, SRC_LEN, max_len=4)
     with evaluating(model.model):  # the argmax over every real token, EOS included, step by step
         state, prev, expected = model.encode(SRC, SRC_LEN), torch.full((3,), BOS), []
@@ -188,27 +187,8 @@ def test_beam_of_one_is_greedy_at_the_length_limit_too(seed, at_limit):
         assert [g.log_prob for g in greedy] == pytest.approx([b[0].log_prob for b in beam], abs=1e-12)
 
 
-class PrefersSpecials:
-    """A translator whose next-token distribution puts almost all its mass on PAD and BOS."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def encode(self, src, src_lengths):
-        return self.model.encode(src, src_lengths)
-
-    def step(self, prev, state):
-        log_probs, state = self.model.step(prev, state)
-        boosted = log_probs.clone()
-        boosted[:, [PAD, BOS]] += 50.0
-        return torch.log_softmax(boosted, dim=-1), state
-
-    def reorder_state(self, state, index):
-        return self.model.reorder_state(state, index)
-
-
 def test_specials_are_banned_even_when_the_model_prefers_them():
-    model = PrefersSpecials(tiny(1))
+    model = Reweighted(tiny(1), preferring_specials)
     outputs = [greedy_search(model, SRC, SRC_LEN, max_len=3)]
     outputs += beam_search(model, SRC, SRC_LEN, beam_size=3, nbest=2, max_len=3)
     outputs += exhaustive_search(model, SRC, SRC_LEN, nbest=2, max_len=3)
