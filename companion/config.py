@@ -73,6 +73,7 @@ class DataConfig:
     tgt_vocab_size: int = 1000
     vocab_model_type: Literal["unigram", "bpe", "char", "word"] = "unigram"
     character_coverage: float = 1.0
+    vocab_sample_sentences: int = 1_000_000  # SentencePiece trains on at most this many per side
     max_tokens: int = 2000
     max_len: int = 100
     valid_max_sentences: int | None = None
@@ -83,6 +84,7 @@ class DataConfig:
         for side in ("src", "tgt"):  # a vocabulary holds the specials and at least one piece
             check_int(f"data.{side}_vocab_size", getattr(self, f"{side}_vocab_size"), len(SPECIAL_TOKENS) + 1)
         check_float("data.character_coverage", self.character_coverage, 0.0, 1.0, low_open=True)
+        check_int("data.vocab_sample_sentences", self.vocab_sample_sentences, 1)
         check_int("data.max_tokens", self.max_tokens, 1)
         check_int("data.max_len", self.max_len, 1)
         _optional(check_int, "data.valid_max_sentences", self.valid_max_sentences, 1)

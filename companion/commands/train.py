@@ -2,9 +2,11 @@
 
 CFG is a preset name (``cpu/seq2seq``, ``gpu/transformer``: ``companion presets`` lists them) or
 a YAML file. Trains the model of CFG on DIR (``{train,valid}.{src_lang,tgt_lang}``, e.g. what
-``generate-data`` writes). A new run trains its vocabularies on DIR's train split and stores them
-in RUN and in every checkpoint; a resumed run keeps its checkpoint's (see
-:func:`companion.training.rundir.prepare_vocabs`). ``--resume`` continues exactly or refuses,
+``generate-data`` writes). A new run trains its vocabularies on (a sample of) DIR's train split and
+stores them in RUN and in every checkpoint; a resumed run keeps its checkpoint's (see
+:func:`companion.training.rundir.prepare_vocabs`). The corpus is encoded once into ``RUN/data-bin``
+and memory-mapped by every later start (``companion prepare`` does both ahead; see
+:mod:`companion.training.rundata`). ``--resume`` continues exactly or refuses,
 naming every option that differs from the run's; ``--reset-optimizer``, ``--reset-schedule`` and
 ``--reset-data`` allow deliberate changes and are recorded (see
 :mod:`companion.training.resume`). Under ``torchrun`` it runs
@@ -63,9 +65,9 @@ def run(args: argparse.Namespace) -> int:
     if args.device is not None:
         check_device("--device", args.device)
     check_input_dir("--data", args.data, "data directory")
-    from companion.training.rundir import read_split
+    from companion.training.rundata import check_split
 
-    read_split(cfg, args.data, "valid")  # a missing or empty valid split: before anything is written or trained
+    check_split(cfg, args.data, "valid")  # a missing or empty valid split: before anything is written or trained
     run_dir = Path(args.out)
     last = run_dir / "checkpoint-last.pt"
     if args.resume and not last.exists():
@@ -87,7 +89,8 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     from companion.repro import set_determinism
     from companion.training import checkpoint as ckpt_io
     from companion.training.resume import Resets, describe
-    from companion.training.rundir import check_resume, make_split_loader, prepare_vocabs, vocab_record, write_config
+    from companion.training.rundata import run_loaders
+    from companion.training.rundir import check_resume, prepare_vocabs, vocab_record, write_config
     from companion.training.trainer import Trainer
 
     set_determinism(cfg.train.seed, cfg.train.threads, cfg.train.deterministic)  # the model's init
@@ -104,9 +107,8 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
         if resume["step"] >= cfg.train.max_steps:
             raise ConfigError(f"{run_dir}: the checkpoint is at step {resume['step']}; "
                               f"raise --max-steps above it to train further")
-    train_loader, _ = make_split_loader(cfg, args.data, "train", src_vocab, tgt_vocab, shuffle=True, dist=dist)
-    valid_loader, valid_pairs = make_split_loader(cfg, args.data, "valid", src_vocab, tgt_vocab, shuffle=False,
-                                                  limit=cfg.data.valid_max_sentences)
+    # the corpus encoded once into RUN/data-bin and memory-mapped (rank 0 builds it if missing or stale)
+    train_loader, valid_loader, valid_pairs = run_loaders(cfg, args.data, run_dir, src_vocab, tgt_vocab, dist)
     model = build_model(cfg.model, len(src_vocab), len(tgt_vocab))
     validate_fn = None
     if cfg.train.valid_bleu:

@@ -46,6 +46,7 @@ __all__ = [
     "BucketBatchSampler",
     "PairDataset",
     "make_loader",
+    "dataset_loader",
     "lm_batches",
 ]
 
@@ -281,8 +282,14 @@ class BucketBatchSampler(Sampler[list[int]]):
     under ``num_replicas > 1``, so a DDP run that must equal a single-process run should use a
     budget under which no batch is that small.
 
+    The sampler works on the lengths array alone: batches are held as a permutation of the
+    examples plus batch boundaries (8 bytes per example), and an index list is made for one
+    batch at a time, so a memory-mapped corpus of millions of pairs is batched without
+    materialising its pairs (:mod:`companion.data.binarized`).
+
     Args:
-        lengths: ``(N,)`` padded cost of each example (see :func:`example_lengths`).
+        lengths: ``(N,)`` padded cost of each example (see :func:`example_lengths`); any
+            integer array (a memory-mapped one is not copied).
         max_tokens: token budget of one (global) batch.
         shuffle: random tie-breaking and batch order per epoch.
         seed: seed of this sampler's own generator.
@@ -304,7 +311,10 @@ class BucketBatchSampler(Sampler[list[int]]):
     ):
         if isinstance(lengths, torch.Tensor):
             lengths = lengths.detach().cpu().numpy()
-        self.lengths = np.asarray(lengths, dtype=np.int64).reshape(-1) if len(lengths) else np.zeros(0, np.int64)
+        lengths = np.asarray(lengths).reshape(-1) if len(lengths) else np.zeros(0, np.int64)
+        if lengths.dtype.kind not in "iu":
+            lengths = lengths.astype(np.int64)
+        self.lengths = lengths
         if len(self.lengths) == 0:
             raise DataError("BucketBatchSampler needs a non-empty list of example lengths")
         if (self.lengths < 1).any():
@@ -333,54 +343,72 @@ class BucketBatchSampler(Sampler[list[int]]):
     def _rng(self) -> np.random.Generator:
         return np.random.default_rng([self.seed, self.epoch])
 
-    def _cut(self, order: np.ndarray) -> list[list[int]]:
-        """Greedy cut of length-sorted ``order`` into batches under the budget."""
-        batches: list[list[int]] = []
-        cur: list[int] = []
-        cur_max = 0
-        R = self.num_replicas
-        lengths = self.lengths
-        for i in order.tolist():
-            length = int(lengths[i])
-            new_max = max(cur_max, length)
-            if cur and (len(cur) + 1) * new_max > self.max_tokens and len(cur) >= R:
-                batches.append(cur)
-                cur, new_max = [], length
-            cur.append(i)
-            cur_max = new_max
-        if cur:
-            if len(cur) < R:
-                if self.drop_last:
-                    cur = []
-                elif batches:
-                    batches[-1].extend(cur)
-                    cur = []
-            if cur:
-                batches.append(cur)
-        return batches
+    def _bounds(self, sorted_lengths: np.ndarray) -> np.ndarray:
+        """Greedy cut of ascending ``sorted_lengths`` into batches under the budget: the
+        boundaries ``[0, e_1, ..., N]`` of the batches in sorted order.
 
-    def global_batches(self) -> list[list[int]]:
-        """This epoch's batches of all ranks, in order: ``list`` of index lists."""
+        An example joins the open batch while the batch holds fewer than ``num_replicas``
+        examples or the padded cost ``(count + 1) * its length`` stays within ``max_tokens``.
+        With ascending lengths that cost grows along the order, so each batch's end is found by
+        one vectorised comparison over a window of at most ``max_tokens / length + 1`` examples.
+        A final batch smaller than ``num_replicas`` is dropped (``drop_last``) or merged into
+        the one before it."""
+        n = len(sorted_lengths)
+        R = self.num_replicas
+        budget = self.max_tokens
+        bounds = [0]
+        s = 0
+        while s < n:
+            lo = s + R  # the first example that may close the batch
+            if lo >= n:
+                e = n
+            else:
+                hi = min(n, s + budget // int(sorted_lengths[lo]) + 2)  # past it the cost exceeds
+                idx = np.arange(lo, max(hi, lo + 1))
+                over = (idx - s + 1) * sorted_lengths[idx].astype(np.int64) > budget
+                e = int(idx[over.argmax()]) if over.any() else int(idx[-1]) + 1
+                e = min(e, n)
+            bounds.append(e)
+            s = e
+        if len(bounds) > 1 and bounds[-1] - bounds[-2] < R:
+            if self.drop_last or len(bounds) > 2:
+                del bounds[-2 if not self.drop_last else -1]
+        return np.asarray(bounds, dtype=np.int64)
+
+    def _order_and_bounds(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """This epoch's example order (ascending length), batch boundaries in that order, and
+        the batches' random order (None without shuffling)."""
         n = len(self.lengths)
         if self.shuffle:
             tiebreak = self._rng().permutation(n)
             order = np.lexsort((tiebreak, self.lengths))
+            del tiebreak
         else:
             order = np.argsort(self.lengths, kind="stable")
-        batches = self._cut(order)
+        bounds = self._bounds(self.lengths[order])
+        perm = None
         if self.shuffle:
-            perm = np.random.default_rng([self.seed, self.epoch, 1]).permutation(len(batches))
-            batches = [batches[j] for j in perm.tolist()]
-        return batches
+            perm = np.random.default_rng([self.seed, self.epoch, 1]).permutation(len(bounds) - 1)
+        return order, bounds, perm
+
+    def _batches(self) -> Iterator[np.ndarray]:
+        """This epoch's global batches in order, each an index array."""
+        order, bounds, perm = self._order_and_bounds()
+        for j in range(len(bounds) - 1) if perm is None else perm.tolist():
+            yield order[bounds[j]:bounds[j + 1]]
+
+    def global_batches(self) -> list[list[int]]:
+        """This epoch's batches of all ranks, in order: ``list`` of index lists."""
+        return [b.tolist() for b in self._batches()]
 
     def __iter__(self) -> Iterator[list[int]]:
-        for b in self.global_batches():
-            yield b[self.rank :: self.num_replicas]
+        for b in self._batches():
+            yield b[self.rank :: self.num_replicas].tolist()
 
     def __len__(self) -> int:
         if self._num_batches is None:
             # batch boundaries depend only on the sorted sequence of lengths, not on the epoch
-            self._num_batches = len(self._cut(np.argsort(self.lengths, kind="stable")))
+            self._num_batches = len(self._bounds(np.sort(self.lengths))) - 1
         return self._num_batches
 
 
@@ -418,8 +446,34 @@ def make_loader(
     """
     if len(examples) == 0:
         raise DataError("make_loader: no examples (is the split empty?)")
+    return dataset_loader(PairDataset(examples), example_lengths(examples), max_tokens, shuffle=shuffle,
+                          seed=seed, reverse_source=reverse_source, num_workers=num_workers,
+                          num_replicas=num_replicas, rank=rank, drop_last=drop_last, pin_memory=pin_memory)
+
+
+def dataset_loader(
+    dataset: Dataset,
+    lengths: Sequence[int] | np.ndarray,
+    max_tokens: int,
+    *,
+    shuffle: bool,
+    seed: int = 0,
+    reverse_source: bool = False,
+    num_workers: int = 0,
+    num_replicas: int = 1,
+    rank: int = 0,
+    drop_last: bool = False,
+    pin_memory: bool = False,
+) -> DataLoader:
+    """A DataLoader of :class:`Batch` over any dataset whose item ``i`` is
+    ``(src_ids_with_EOS, tgt_ids, i)``, bucketed by ``lengths`` (``(N,)``, the padded cost of
+    each item, see :func:`example_lengths`): :func:`make_loader` for in-memory examples, a
+    memory-mapped corpus (:mod:`companion.data.binarized`) for large ones -- the same batches
+    for the same examples."""
+    if len(dataset) == 0:
+        raise DataError("make_loader: no examples (is the split empty?)")
     sampler = BucketBatchSampler(
-        example_lengths(examples),
+        lengths,
         max_tokens,
         shuffle=shuffle,
         seed=seed,
@@ -428,7 +482,7 @@ def make_loader(
         drop_last=drop_last,
     )
     return DataLoader(
-        PairDataset(examples),
+        dataset,
         batch_sampler=sampler,
         collate_fn=partial(collate, reverse_source=reverse_source),
         num_workers=num_workers,

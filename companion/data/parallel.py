@@ -9,6 +9,10 @@ Three sources of sentence pairs:
 - sacrebleu's test sets through sacrebleu's own API (:func:`load_sacrebleu`), which works when
   the set is in sacrebleu's cache (``$SACREBLEU``, default ``~/.sacrebleu``) or the network is up.
 
+Large corpora stream: :func:`iter_lines` and :func:`iter_moses` read one line at a time with
+the same checks and messages, for corpora that do not fit in memory (see
+:mod:`companion.data.binarized`).
+
 Every reader validates what it reads and stops at the first problem with a one-line
 :class:`~companion.errors.DataError` naming the file and line (``train.en:17: empty target
 side``): invalid UTF-8, a control character, an empty side, a missing column, files of
@@ -29,8 +33,9 @@ import os
 import random
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 
 from companion.errors import DataError
 
@@ -38,9 +43,12 @@ __all__ = [
     "Pair",
     "normalize_text",
     "read_lines",
+    "iter_lines",
     "read_tsv",
     "read_moses",
+    "iter_moses",
     "load_split",
+    "split_files",
     "write_split",
     "load_sacrebleu",
     "CleaningReport",
@@ -96,6 +104,22 @@ def _problem(text: str, side: str) -> str | None:
     return None
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
+def _invalid_utf8(path: str, lineno: int, byte: int, column: int) -> DataError:
+    return DataError(f"{path}:{lineno}: invalid UTF-8 (byte 0x{byte:02x} at byte {column} of the line)")
+
+
+def _open_text_file(path: str):
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise DataError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, expected a text file") from None
+
+
 def read_lines(path: str | os.PathLike) -> list[str]:
     """Lines of a UTF-8 text file, without line endings (``\\n`` or ``\\r\\n``).
 
@@ -104,28 +128,37 @@ def read_lines(path: str | os.PathLike) -> list[str]:
     an extra empty line. Raises DataError naming the file and line of invalid UTF-8.
     """
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise DataError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, expected a text file") from None
-    if data.startswith(b"\xef\xbb\xbf"):
+    with _open_text_file(path) as f:
+        data = f.read()
+    if data.startswith(_BOM):
         data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line_start = data.rfind(b"\n", 0, e.start) + 1
         lineno = data.count(b"\n", 0, e.start) + 1
-        raise DataError(
-            f"{path}:{lineno}: invalid UTF-8 (byte 0x{data[e.start]:02x} at byte "
-            f"{e.start - line_start + 1} of the line)"
-        ) from None
+        raise _invalid_utf8(path, lineno, data[e.start], e.start - line_start + 1) from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def iter_lines(path: str | os.PathLike) -> Iterator[str]:
+    """The lines of :func:`read_lines`, with its checks and messages, read one at a time: memory
+    does not grow with the file."""
+    path = os.fspath(path)
+    with _open_text_file(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            if lineno == 1 and raw.startswith(_BOM):
+                raw = raw[3:]
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise _invalid_utf8(path, lineno, raw[e.start], e.start + 1) from None
+            yield line[:-1] if line.endswith("\r") else line
 
 
 def _check_on_invalid(on_invalid: str) -> None:
@@ -207,20 +240,43 @@ def read_moses(
     src_lines = read_lines(src_path)
     tgt_lines = read_lines(tgt_path)
     if len(src_lines) != len(tgt_lines):
-        short, n, long_, m = (
-            (src_path, len(src_lines), tgt_path, len(tgt_lines))
-            if len(src_lines) < len(tgt_lines)
-            else (tgt_path, len(tgt_lines), src_path, len(src_lines))
-        )
-        raise DataError(
-            f"{short}:{n + 1}: line-count mismatch: {short} has {n} lines but {long_} has {m}"
-        )
+        raise _mismatch(src_path, len(src_lines), tgt_path, len(tgt_lines))
     pairs: list[Pair] = []
     for i, (s, t) in enumerate(zip(src_lines, tgt_lines), 1):
         pair = _checked_pair(s, t, src_path, tgt_path, i, on_invalid, normalize)
         if pair is not None:
             pairs.append(pair)
     return pairs
+
+
+def _mismatch(src_path: str, n_src: int, tgt_path: str, n_tgt: int) -> DataError:
+    short, n, long_, m = ((src_path, n_src, tgt_path, n_tgt) if n_src < n_tgt
+                          else (tgt_path, n_tgt, src_path, n_src))
+    return DataError(f"{short}:{n + 1}: line-count mismatch: {short} has {n} lines but {long_} has {m}")
+
+
+def iter_moses(
+    src_path: str | os.PathLike,
+    tgt_path: str | os.PathLike,
+    *,
+    normalize: str | None = None,
+    on_invalid: str = "raise",
+) -> Iterator[Pair]:
+    """:func:`read_moses` one pair at a time, for corpora of any size: the same pairs, checks
+    and messages, except that the first problem *in line order* is reported (a file that ends
+    early is reported when the other goes on)."""
+    _check_on_invalid(on_invalid)
+    src_path, tgt_path = os.fspath(src_path), os.fspath(tgt_path)
+    src_lines, tgt_lines = iter_lines(src_path), iter_lines(tgt_path)
+    i = 0
+    for i, (s, t) in enumerate(zip_longest(src_lines, tgt_lines), 1):
+        if s is None or t is None:
+            rest = sum(1 for _ in (tgt_lines if s is None else src_lines))
+            n_src, n_tgt = (i - 1, i + rest) if s is None else (i + rest, i - 1)
+            raise _mismatch(src_path, n_src, tgt_path, n_tgt)
+        pair = _checked_pair(s, t, src_path, tgt_path, i, on_invalid, normalize)
+        if pair is not None:
+            yield pair
 
 
 def _split_path(data_dir: str, split: str, lang: str) -> str:
@@ -235,6 +291,12 @@ def load_split(
     Example: ``load_split("data/kosynth", "train", "ko", "en")``. A missing file raises a
     DataError that names the path and lists what the directory holds.
     """
+    return read_moses(*split_files(data_dir, split, src_lang, tgt_lang))
+
+
+def split_files(data_dir: str | os.PathLike, split: str, src_lang: str, tgt_lang: str) -> tuple[str, str]:
+    """The paths ``DIR/{split}.{src_lang}`` and ``DIR/{split}.{tgt_lang}``, checked to exist (a
+    missing one raises a DataError that names it and lists what the directory holds)."""
     data_dir = os.fspath(data_dir)
     if not os.path.isdir(data_dir):
         raise DataError(f"{data_dir}: data directory not found")
@@ -246,7 +308,7 @@ def load_split(
             raise DataError(
                 f"{path}: file not found (the directory has: {has or 'nothing'})"
             )
-    return read_moses(_split_path(data_dir, split, src_lang), _split_path(data_dir, split, tgt_lang))
+    return _split_path(data_dir, split, src_lang), _split_path(data_dir, split, tgt_lang)
 
 
 def write_split(

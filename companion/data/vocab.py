@@ -13,6 +13,11 @@ which a checkpoint records so that a model is never decoded with a different voc
 ``⁇`` (SentencePiece's convention) rather than dropped, so that a translation full of unknowns
 never looks better than it is.
 
+A corpus too large to hold trains its vocabularies on a seeded sample of its sentences
+(:func:`sample_sentences`, reservoir sampling streamed from the file: :func:`train_vocabs_from_files`),
+so their time and memory stop growing with the corpus; a corpus no larger than the sample uses
+every sentence in file order, exactly as :func:`train_vocabs` does.
+
 SentencePiece models are trained in memory (``sentence_iterator`` + ``model_writer``), with one
 thread and a fixed random seed: retraining on the same sentences gives byte-identical models
 (SentencePiece's output depends on its thread count). Digits are split into single pieces (``split_digits=True``) so that every number
@@ -25,9 +30,13 @@ import hashlib
 import io
 import json
 import os
+import random
 import re
 import threading
+from array import array
 from collections.abc import Iterable, Sequence
+
+import numpy as np
 
 import sentencepiece as spm
 
@@ -38,6 +47,8 @@ __all__ = [
     "SentencePieceVocab",
     "CharVocab",
     "train_vocabs",
+    "train_vocabs_from_files",
+    "sample_sentences",
     "vocab_from_bytes",
     "load_vocab",
     "UNK_SURFACE",
@@ -226,6 +237,11 @@ class SentencePieceVocab(_SpecialIds):
         """Ids of ``text``'s pieces, without BOS/EOS. ``(L,)`` as a Python list."""
         return list(self._sp.encode(text, out_type=int))
 
+    def encode_batch(self, texts: Sequence[str], num_threads: int = 1) -> list[list[int]]:
+        """``[encode(t) for t in texts]`` in one call into SentencePiece (on ``num_threads``
+        threads; the ids do not depend on the thread count)."""
+        return self._sp.encode(list(texts), out_type=int, num_threads=int(num_threads))
+
     def decode(self, ids: Iterable[int]) -> str:
         """Text of ``ids``: PAD/BOS/EOS are dropped, UNK shows as `` ⁇ ``."""
         ids = [int(i) for i in ids]
@@ -292,6 +308,10 @@ class CharVocab(_SpecialIds):
         """One id per character of ``text``; unknown characters map to UNK."""
         get = self._stoi.get
         return [get(c, UNK) for c in text]
+
+    def encode_batch(self, texts: Sequence[str], num_threads: int = 1) -> list[list[int]]:
+        """``[encode(t) for t in texts]`` (``num_threads`` is accepted for the common interface)."""
+        return [self.encode(t) for t in texts]
 
     def decode(self, ids: Iterable[int]) -> str:
         """Characters of ``ids``: PAD/BOS/EOS are dropped, UNK shows as ``⁇``."""
@@ -386,3 +406,53 @@ def train_vocabs(
         [t for _, t in pairs], tgt_vocab_size if tgt_vocab_size is not None else src_vocab_size, **kw
     )
     return src, tgt
+
+
+def sample_sentences(sentences: Iterable[str], k: int, seed: int = 0) -> list[str]:
+    """A uniform random sample of ``k`` of ``sentences``, read once (reservoir sampling, Vitter's
+    Algorithm R, with ``random.Random(seed)``), returned in their original order; all of them,
+    in order, when there are at most ``k``. Memory: the ``k`` sentences kept."""
+    if not isinstance(k, int) or k < 1:
+        raise DataError(f"the sample size must be a positive integer, got {k!r}")
+    rng = random.Random(f"vocab-sample/{seed}")
+    kept: list[str] = []
+    where = array("q")  # position of each kept sentence in the input
+    for i, text in enumerate(sentences):
+        if i < k:
+            kept.append(text)
+            where.append(i)
+            continue
+        j = rng.randrange(i + 1)
+        if j < k:
+            kept[j] = text
+            where[j] = i
+    if len(kept) < k:
+        return kept
+    order = np.argsort(np.frombuffer(where, dtype=np.int64), kind="stable")
+    return [kept[j] for j in order.tolist()]
+
+
+def train_vocabs_from_files(
+    src_path: str | os.PathLike,
+    tgt_path: str | os.PathLike,
+    src_vocab_size: int,
+    tgt_vocab_size: int | None = None,
+    *,
+    sample: int,
+    model_type: str = "unigram",
+    seed: int = 0,
+    character_coverage: float = 1.0,
+    hard_vocab_limit: bool = True,
+) -> tuple[SentencePieceVocab, SentencePieceVocab]:
+    """:func:`train_vocabs` (separate vocabularies) for a corpus in files: each side's model is
+    trained on :func:`sample_sentences` of its file (``sample`` sentences at most, streamed, the
+    same line numbers on both sides), one side at a time. For a file of at most ``sample``
+    lines the models are byte-identical to ``train_vocabs(read_moses(src_path, tgt_path), ...)``."""
+    from companion.data.parallel import iter_lines
+
+    kw = dict(model_type=model_type, seed=seed, character_coverage=character_coverage,
+              hard_vocab_limit=hard_vocab_limit)
+    out = []
+    for path, size in ((src_path, src_vocab_size), (tgt_path, tgt_vocab_size or src_vocab_size)):
+        out.append(SentencePieceVocab.train(sample_sentences(iter_lines(path), sample, seed), size, **kw))
+    return out[0], out[1]

@@ -4,6 +4,8 @@ vocabularies, loaders built from its config, and a model rebuilt from a checkpoi
 A run directory ``RUN/`` holds::
 
     vocab.src.model, vocab.tgt.model   SentencePiece models trained on DIR's train split
+    vocab.json, data-bin/              what they were built from; the corpus, binarised
+                                       (companion.training.rundata)
     config.yaml                        the resolved configuration of the run
     metrics.jsonl                      one JSON object per log line / evaluation
     checkpoint-last.pt, checkpoint-best.pt, checkpoint-step{N}.pt
@@ -21,7 +23,7 @@ from torch import nn
 from companion.config import Config, config_from_dict, drop_removed_keys
 from companion.data.batching import encode_pairs, make_loader
 from companion.data.parallel import load_split
-from companion.data.vocab import load_vocab, train_vocabs, vocab_from_bytes
+from companion.data.vocab import load_vocab, vocab_from_bytes
 from companion.errors import CheckpointError, DataError
 from companion.models import build_model
 from companion.training import checkpoint as ckpt_io
@@ -33,17 +35,20 @@ VOCAB_FILES = {"src": "vocab.src.model", "tgt": "vocab.tgt.model"}
 
 #: the ``data`` keys that determine the vocabularies (and so the model's embedding sizes)
 VOCAB_KEYS = ("src_lang", "tgt_lang", "src_vocab_size", "tgt_vocab_size", "vocab_model_type",
-              "character_coverage")
+              "character_coverage", "vocab_sample_sentences")
 
 
 def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistInfo,
                    resume: dict | None = None) -> tuple[Any, Any]:
     """The run's vocabularies, stored in ``RUN/vocab.{src,tgt}.model``.
 
-    - A new run (``resume`` is None) trains them on DIR's train split with the config's
-      ``data`` settings and writes them to RUN, replacing any that an earlier attempt left there
-      without a checkpoint: files left by a crashed run are never reused, since they may have been
-      built with other settings than the config's. (Rank 0 trains; the other ranks wait and load.)
+    - A new run (``resume`` is None) trains them on a sample of DIR's train split (at most
+      ``data.vocab_sample_sentences`` sentences per side) with the config's ``data`` settings and
+      writes them to RUN, replacing any that an earlier attempt left there -- unless
+      ``RUN/vocab.json`` records that those were built with the same settings from the same train
+      files (``companion prepare`` leaves such a record): files built with other settings are
+      never reused (:func:`companion.training.rundata.new_run_vocabs`). (Rank 0 trains; the other
+      ranks wait and load.)
     - A resumed run uses the vocabularies of its checkpoint: :func:`check_resume` has refused a
       config whose vocabulary settings differ from the checkpoint's, and the files in RUN must be
       the checkpoint's (a missing file is written back from the checkpoint).
@@ -52,12 +57,9 @@ def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistI
     if dist.is_main:
         run_dir.mkdir(parents=True, exist_ok=True)
         if resume is None:
-            pairs = load_split(data_dir, "train", cfg.data.src_lang, cfg.data.tgt_lang)
-            src, tgt = train_vocabs(pairs, cfg.data.src_vocab_size, cfg.data.tgt_vocab_size,
-                                    model_type=cfg.data.vocab_model_type, seed=cfg.train.seed,
-                                    character_coverage=cfg.data.character_coverage)
-            src.save(paths["src"])
-            tgt.save(paths["tgt"])
+            from companion.training.rundata import new_run_vocabs
+
+            new_run_vocabs(cfg, data_dir, run_dir)
         else:
             for side, path in paths.items():
                 entry = (resume.get("vocab") or {}).get(side) or {}
