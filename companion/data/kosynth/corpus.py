@@ -37,7 +37,7 @@ import numpy as np
 
 from companion.data.kosynth.english import number_word
 from companion.data.kosynth.digests import DigestSet, digest64
-from companion.data.kosynth.grammar import SentenceBuilder, lexicon_of, make_sentence
+from companion.data.kosynth.grammar import NATURALNESS_RULES, SentenceBuilder, lexicon_of, make_sentence
 from companion.data.kosynth.heldout import KEY_SPACE, HeldOut, assign, candidate_bound, split_key
 from companion.data.kosynth.level import MIN_WORDS, Level, resolve_level
 from companion.errors import DataError
@@ -362,6 +362,7 @@ def _datasheet(stats: dict[str, SplitStats], challenge_counts: dict[str, int], s
         "challenge_long_min_words": sheet["long_words"],
         "phenomena": dict(sorted(tags.items())),
         "alignment_format": "Pharaoh i-j (i: Korean eojeol, j: English word, from 0)",
+        "rules": list(NATURALNESS_RULES),  # what the grammar guarantees beyond grammar
     }
 
 

@@ -21,6 +21,33 @@ from companion.data.kosynth.lexicon import (ANIMATE, HAN_AMBIGUOUS, Adjective, L
 from companion.data.kosynth.lexicon import TIMES  # noqa: F401  (moved; importable from here)
 
 
+#: what the grammar guarantees beyond grammaticality, listed in every corpus's datasheet (the
+#: independent check of the generated text is :mod:`companion.evaluation.naturalness`)
+NATURALNESS_RULES = (
+    "posture verbs (서다, 앉다, 눕다, 숨다) take the resultative -아/어 있다 in the progressive: "
+    "서 있다 'is standing'; -고 있다 only for actions in progress",
+    "indefinite subjects (한/어떤 N, counted N) take 이/가, never the topic 은/는; a topic is a "
+    "name or a definite 'the N'",
+    "no two adjectives of one scale describe one noun (no 큰 작은 'big small'; the dimensions "
+    "are one scale), and an adjective predicate's subject has no adjective of its scale",
+    "two adjectives are joined with -고: 착하고 조용한 'nice quiet'",
+    "adjectives describe only nouns they fit: 'tall' only trees, towers and tall furniture, "
+    "'long' no dog, no size, colour or weight for an email or a poem",
+    "the trait 'curious' is 호기심 많다 (호기심 많은 소년, 소년은 호기심이 많다), not 궁금하다",
+    "a noun repeated as its own object or recipient, or as the subject of its own relative "
+    "clause, takes 다른 'another, other'; a name is never its own object",
+    "Korean time and place adverbials (and 언제, 왜) follow the last argument that holds a "
+    "relative clause, so no relative clause's verb stands between them and their verb; a "
+    "relative clause's place stands between its argument and its verb, and only there",
+    "English time and place are fronted when an argument after the verb holds a relative "
+    "clause; then no manner adverb, and no time or place in a question",
+    "a lasting property takes no time adverbial (not 'the chair was low yesterday'); 'now' "
+    "not with a simple present verb",
+    "a clause ending in an adjective with -고 is not followed by one opening with an adjective "
+    "(방이 크고 작은 소녀가 would read 'the big and small girl')",
+)
+
+
 def _pick(rng: random.Random, seq):
     """``rng.choice(seq)`` with one ``random()`` call (faster; same determinism)."""
     return seq[int(rng.random() * len(seq))]
@@ -70,6 +97,10 @@ class NP:
     tags: set = field(default_factory=set)
     prep: str = "in"
     lemmas: set = field(default_factory=set)  # lexicon keys of the lemmas it uses
+    rel: bool = False  # holds a relative clause (adverbials must not precede it)
+    indefinite: bool = False  # "a boy", "three boys": never the topic (은/는)
+    head: str = ""  # the head noun (or the full name; "a|b" when coordinated): 다른 when it
+    #                 repeats as an object
 
 
 @dataclass
@@ -134,12 +165,39 @@ class Generator:
         s, g = _pick(r, self.lex.surnames), _pick(r, self.lex.given_names)
         k = K(s.ko + g.ko)
         return NP([k], [[s.en, k], [g.en, k]], human=True, name=True, cls="person",
-                  tags={"name"}, lemmas={s.key, g.key})
+                  tags={"name"}, lemmas={s.key, g.key}, head=k.text)
+
+    def adjective_tokens(self, adjs: list) -> tuple[list, list]:
+        """Korean tokens and English words of stacked adjectives: every adjective but the
+        last takes -고 (착하고 조용한 "nice quiet"); 호기심 많은 "curious" is two eojeols
+        aligned to one English word."""
+        ko: list = []
+        en: list = []
+        last = len(adjs) - 1
+        for i, a in enumerate(adjs):
+            irr = a.irr or None
+            form = KO.connective(a.head, "and", adj=True, irr=irr) if i < last else \
+                KO.adnominal(a.head, adj=True, irr=irr)
+            ka = K(form)
+            if a.pre:
+                kp = K(a.pre)
+                ko += [kp, ka]
+                en.append([a.en, (kp, ka)])
+            else:
+                ko.append(ka)
+                en.append([a.en, ka])
+        return ko, en
 
     def noun_np(self, classes: tuple[str, ...], depth: int = 0, c: float = 0.3,
                 allow_count: bool = True, allow_rel: bool = True,
-                noun: Noun | None = None, allow_home: bool = False) -> NP:
-        """A common-noun phrase of one of ``classes``: [poss] [rel] [adj] N [num counter]."""
+                noun: Noun | None = None, allow_home: bool = False,
+                other_than: str | None = None, avoid_scale: str | None = None) -> NP:
+        """A common-noun phrase of one of ``classes``: [poss] [rel] [adj] N [num counter].
+
+        At most two adjectives, of different scales (no "big small", no "big long"), none of
+        ``avoid_scale`` (the scale of the clause's predicate: no "the tall desk was low"). When
+        the noun is ``other_than`` (the clause's subject), it takes 다른: 학생이 다른 학생에게
+        "the student ... another student"."""
         r = self.rng
         lex = self.lex
         if noun is None:
@@ -158,19 +216,22 @@ class Generator:
         post_ko: list = []
         lemmas = {noun.key}
         if noun.home:
-            return NP([head], [["home", head]], cls=cls, tags=tags, lemmas=lemmas)
+            return NP([head], [["home", head]], cls=cls, tags=tags, lemmas=lemmas, head=noun.ko)
         if noun.bare:  # math, soccer, noodles: no article, no modifiers
             return NP([head], [[noun.en, head]], plural=noun.plural_only, cls=cls, tags=tags,
-                      lemmas=lemmas)
+                      lemmas=lemmas, head=noun.ko)
+        other = noun.ko == other_than
         adjs = []
         cands = lex.adj_by_noun[noun.ko]
         if cands and r.random() < c * 0.8:
-            adjs.append(_pick(r, cands))
-            if r.random() < c * 0.4:
-                a2 = _pick(r, cands)
-                if a2.ko != adjs[0].ko:
-                    adjs.append(a2)
-                    adjs.sort(key=lambda a: E.adjective_rank(a.en))  # "big red", not "red big"
+            a1 = _pick(r, cands)
+            if a1.scale != avoid_scale:
+                adjs.append(a1)
+                if r.random() < c * 0.4:
+                    a2 = _pick(r, cands)
+                    if a2.scale != a1.scale and a2.scale != avoid_scale:
+                        adjs.append(a2)
+                        adjs.sort(key=lambda a: E.adjective_rank(a.en))  # "big red"
         want_rel = allow_rel and depth < 2 and r.random() < c * 0.6 and bool(
             lex.subj_verbs.get(noun.ko) or lex.obj_verbs[noun.ko])
         counter = noun.counter
@@ -184,7 +245,7 @@ class Generator:
             mode = "plural" if cls in _ANIMATE and r.random() < 0.7 else "the"
         elif x < 0.38 and not want_rel:
             mode = "dem"
-        elif x < 0.46 and not want_rel and not noun.plural_only:
+        elif x < 0.46 and not want_rel and not noun.plural_only and not other:
             mode = "indef"
         else:
             mode = "the"
@@ -232,9 +293,19 @@ class Generator:
             tags.add("indefinite")
         else:
             det = [["the", head]]
+        if other:  # 다른: "another boy", "other boys", "three other boys", "that other boy"
+            ko_other = K("다른")
+            pre_ko.append(ko_other)
+            word = "other" if plural or mode in ("count", "dem") else "another"
+            if mode == "count":
+                num_en.append([word, ko_other])
+            elif mode == "dem":
+                det.append([word, ko_other])
+            else:
+                det = [[word, ko_other]]
         rel = self.relative(noun, depth + 1, c, plural) if want_rel else None
         poss = None
-        if mode == "the" and rel is None and depth < 2 and cls != "person" and \
+        if mode == "the" and rel is None and depth < 2 and cls != "person" and not other and \
                 r.random() < c * 0.25:
             poss = self.name_np() if r.random() < 0.5 else self.noun_np(
                 ("person",), depth=2, c=0.0, allow_count=False, allow_rel=False)
@@ -246,11 +317,8 @@ class Generator:
             tags.add("possessive")
         # Korean: [poss] [rel] [dem/ind] [adj...] head [num counter]
         ko = (poss.ko if poss else []) + (rel.ko if rel else []) + pre_ko
-        adj_pairs = []
-        for a in adjs:
-            ka = K(KO.adnominal(a.ko, adj=True, irr=a.irr or None))
-            ko.append(ka)
-            adj_pairs.append([a.en, ka])
+        adj_ko, adj_pairs = self.adjective_tokens(adjs)
+        ko.extend(adj_ko)
         if adjs:
             tags.add("adjective")
             lemmas.update(a.key for a in adjs)
@@ -269,15 +337,21 @@ class Generator:
         if poss:
             tags |= poss.tags
             lemmas |= poss.lemmas
-        np = NP(ko, en, plural=plural, human=human, cls=cls, tags=tags, lemmas=lemmas)
+        np = NP(ko, en, plural=plural, human=human, cls=cls, tags=tags, lemmas=lemmas,
+                rel=rel is not None, indefinite=mode in ("indef", "count"), head=noun.ko)
         np.prep = noun.prep
         return np
 
-    def subject_np(self, classes: tuple[str, ...], depth: int, c: float) -> NP:
-        """A person or animal NP; a quarter of the people are named (김민준)."""
+    def subject_np(self, classes: tuple[str, ...], depth: int, c: float,
+                   other_than: str | None = None, avoid_scale: str | None = None) -> NP:
+        """A person or animal NP; a quarter of the people are named (김민준). A name never
+        repeats ``other_than`` (no 이지우가 이지우에게); a noun takes 다른 (see noun_np)."""
         if "person" in classes and self.rng.random() < 0.25:
-            return self.name_np()
-        return self.noun_np(classes, depth, c)
+            for _ in range(8):
+                np = self.name_np()
+                if np.head != other_than:
+                    return np
+        return self.noun_np(classes, depth, c, other_than=other_than, avoid_scale=avoid_scale)
 
     # ------------------------------------------------------------------ relative clauses
     def relative(self, head: Noun, depth: int, c: float, plural_head: bool = False) -> NP:
@@ -294,26 +368,32 @@ class Generator:
             if v.stative and tense == "progressive":
                 tense = "present"
             clause = Clause(None, v, tense)
-            if v.frame == "T":
+            if v.frame == "T":  # not 학생을 만난 학생: 다른 학생을 만난 학생
                 clause.obj = self.noun_np((), depth, c * 0.7, allow_rel=depth < 2,
-                                          noun=_pick(r, v.objects))
+                                          noun=_pick(r, v.objects), other_than=head.ko)
             gap = "subj"
         elif obj_verbs:
             v = _pick(r, obj_verbs)
             if v.stative and tense == "progressive":
                 tense = "present"
-            clause = Clause(self.verb_subject(v, 2, c * 0.5), v, tense)
+            clause = Clause(self.verb_subject(v, 2, c * 0.5, other_than=head.ko), v, tense)
             gap = "obj"
         else:
             raise LookupError(cls)
-        if r.random() < c * 0.3:
+        # a place only between an argument and the verb (소녀가 가게에서 산 사과, 사과를
+        # 가게에서 산 소녀): at the clause's left edge (가게에서 기침하는 여자) a reader may
+        # give it to the verb outside, and after an object with its own relative clause the
+        # English would give it to the inner verb
+        if r.random() < c * 0.3 and (gap == "obj" or (clause.obj is not None
+                                                      and not clause.obj.rel)):
             clause.place = self.place_np(c * 0.5)
         if neg:
             clause.neg = "long"
             if tense == "progressive":  # 먹지 않는 = "who does not eat"
                 tense = clause.tense = "present"
         ko, _ = self.ko_args(clause, in_relative=True)
-        group = KO.adnominal_group(v.ko, tense, negation=neg, irr=v.irr or None)
+        group = KO.adnominal_group(v.ko, _ko_tense(v, tense), negation=neg,
+                                   irr=v.irr or None)
         vks = [K(w) for w, _ in group]
         ko.extend(vks)
         roles = role_map(vks, group)
@@ -342,35 +422,38 @@ class Generator:
     # ------------------------------------------------------------------ clause rendering
     def ko_args(self, cl: Clause, in_relative: bool = False) -> tuple[list, None]:
         # returns (tokens, None): the second slot is kept for symmetry with ko_predicate
-        """Korean tokens of a clause's arguments and adjuncts, before the predicate."""
-        ko: list = []
-        if cl.time is not None:
-            ko.extend(cl.time[0])
+        """Korean tokens of a clause's arguments and adjuncts, before the predicate.
+
+        Canonical order: [time] [place first] subject [언제/왜] [place] recipient goal object
+        instrument [manner]. A reader gives an adverbial to the nearest verb after it, so when
+        an argument holds a relative clause the adverbials (time, place, 언제/왜) follow the
+        last such argument: 소년이 [소녀가 산] 사과를 어제 먹었다, not 소년이 어제 [소녀가 산]
+        사과를. In a relative clause the place stands right before its verb."""
         place_first = cl.place_first and cl.place is not None and cl.wh != "place"
-        if place_first:
-            cl.place.ko[-1].text += "에서"
-            ko.extend(cl.place.ko)
+        place: list = []
+        if cl.place is not None:
+            last = cl.place.ko[-1]
+            last.text = "어디에서" if cl.wh == "place" else last.text + "에서"
+            place = cl.place.ko
+        subj: list = []
         if cl.subj is not None:
-            part = "은/는" if cl.topic and not in_relative else "이/가"
+            part = "은/는" if cl.topic and not in_relative and not cl.subj.indefinite \
+                else "이/가"
             if cl.wh == "subj":
                 cl.subj.ko[-1].text = "누가"
             elif cl.also:
                 cl.subj.ko[-1].text += "도"
             else:
                 cl.subj.ko[-1].text = attach(cl.subj.ko[-1].text, part)
-            ko.extend(cl.subj.ko)
-        if cl.wh in ("time", "why"):
-            ko.append(cl.wh_k)
-        # adjuncts: a fixed postposition (에서/에게/에 do not alternate), or the wh-word in situ
-        for phrase, role, particle, wh_word in (
-            (None if place_first else cl.place, "place", "에서", "어디에서"),
-            (cl.rec, "rec", "에게", "누구에게"),
-            (cl.goal, "goal", "에", "어디에"),
-        ):
+            subj = cl.subj.ko
+        # arguments: a fixed postposition (에게/에 do not alternate), or the wh-word in situ
+        args = [(cl.subj, subj)]
+        for phrase, role, particle, wh_word in ((cl.rec, "rec", "에게", "누구에게"),
+                                                (cl.goal, "goal", "에", "어디에")):
             if phrase is not None:
                 last = phrase.ko[-1]
                 last.text = wh_word if cl.wh == role else last.text + particle
-                ko.extend(phrase.ko)
+                args.append((phrase, phrase.ko))
         if cl.obj is not None:
             if cl.wh == "obj":
                 cl.obj.ko[-1].text = "누구를" if cl.obj.human else "무엇을"
@@ -378,7 +461,34 @@ class Generator:
                 cl.obj.ko[-1].text += "만"
             else:
                 cl.obj.ko[-1].text = attach(cl.obj.ko[-1].text, "을/를")
-            ko.extend(cl.obj.ko)
+            args.append((cl.obj, cl.obj.ko))
+        wh_k = [cl.wh_k] if cl.wh in ("time", "why") else []
+        time = cl.time[0] if cl.time is not None else []
+        cut = 0  # adverbials go after the first ``cut`` arguments
+        for i, (np, _) in enumerate(args):
+            if np is not None and np.rel:
+                cut = i + 1
+        ko: list = []
+        if in_relative:  # [subject] [object] place V
+            for _, toks in args:
+                ko.extend(toks)
+            ko.extend(place)
+        elif cut:
+            for _, toks in args[:cut]:
+                ko.extend(toks)
+            ko += time + wh_k + place
+            for _, toks in args[cut:]:
+                ko.extend(toks)
+        else:
+            ko.extend(time)
+            if place_first:
+                ko.extend(place)
+            ko.extend(subj)
+            ko.extend(wh_k)
+            if not place_first:
+                ko.extend(place)
+            for _, toks in args[1:]:
+                ko.extend(toks)
         if cl.instr is not None:
             cl.instr.ko[-1].text = attach(cl.instr.ko[-1].text, "(으)로")
             ko.extend(cl.instr.ko)
@@ -390,7 +500,7 @@ class Generator:
                 question: bool = False, tense: str | None = None) -> list:
         """English verb group of a statement (questions invert in :meth:`render_clause`),
         each word aligned to the Korean token of its role (V, NEG, AUX)."""
-        before, after = E.verb_phrase(cl.pred.en, tense or cl.tense, plural_subject=plural,
+        before, after = E.verb_phrase(_en_lemma(cl), tense or cl.tense, plural_subject=plural,
                                       negated=cl.neg is not None, question=question,
                                       adjective=cl.adj)
         out = [[w, self._role_k(role, roles, last)] for w, role in before + after]
@@ -401,15 +511,16 @@ class Generator:
 
     @staticmethod
     def _role_k(role: str, roles: dict, last: K) -> K:
-        if role == "V":
-            return roles["V"]
+        if role == "V":  # 호기심이 많다: "curious" is both words
+            return (roles["PRE"], roles["V"]) if "PRE" in roles else roles["V"]
         if role == "NEG":
             return roles.get("NEG", last)
         return roles.get("AUX", last)
 
-    def en_args(self, cl: Clause) -> list:
+    def en_args(self, cl: Clause, fronted: bool = False) -> list:
         """English words after the verb: object, recipient, goal, instrument, manner,
-        place, time (the wh-questioned one left out)."""
+        place, time (the wh-questioned one left out; place and time left out when
+        ``fronted``, see :meth:`fronted_adverbials`)."""
         en: list = []
         v = cl.pred
         if cl.obj is not None and cl.wh != "obj":
@@ -437,13 +548,22 @@ class Generator:
                 en.extend(cl.instr.en)
         if cl.manner is not None:
             en.extend([w, cl.manner_k] for w in cl.manner.en.split())
-        if cl.place is not None and cl.wh != "place":
+        if cl.place is not None and cl.wh != "place" and not fronted:
             en.extend(self._place_en(cl.place))
-        if cl.time is not None:
+        if cl.time is not None and not fronted:
             en.extend(cl.time[1])
         if cl.also and cl.neg is not None:  # 소년도 안 먹는다: "... does not eat ... either"
             en.append(["either", cl.subj.ko[-1]])
         return en
+
+    def fronted_adverbials(self, cl: Clause) -> list:
+        """Time and place before the subject ("Yesterday at the store the boy met the girl who
+        ..."), used when an argument after the English verb holds a relative clause: after it
+        they would be read as part of the relative clause."""
+        out = list(cl.time[1]) if cl.time is not None else []
+        if cl.place is not None and cl.wh != "place":
+            out.extend(self._place_en(cl.place))
+        return out
 
     @staticmethod
     def _place_en(np: NP) -> list:
@@ -453,19 +573,27 @@ class Generator:
         return [[np.prep, k]] + np.en
 
     # ------------------------------------------------------------------ clause choice
-    def verb_subject(self, v: Verb, depth: int, c: float) -> NP:
+    def verb_subject(self, v: Verb, depth: int, c: float, other_than: str | None = None) -> NP:
         """A subject the verb accepts: a person (often a name), an animal, or one of the
-        nouns it is restricted to (날다 -> birds)."""
+        nouns it is restricted to (날다 -> birds); 다른 when it is ``other_than``."""
         r = self.rng
         if v.subj_only:
-            return self.noun_np((), depth, c, noun=self.lex.noun_by_ko[_pick(r, v.subj_only)])
+            return self.noun_np((), depth, c, noun=self.lex.noun_by_ko[_pick(r, v.subj_only)],
+                                other_than=other_than)
         person = "person" in v.subj and (len(v.subj) == 1 or r.random() < 0.75)
-        return self.subject_np(("person",) if person else ("animal",), depth, c)
+        return self.subject_np(("person",) if person else ("animal",), depth, c,
+                               other_than=other_than)
 
     def make_clause(self, c: float, *, tense: str, wh: str | None = None,
-                    topic: bool = False) -> Clause:
+                    topic: bool = False, question: bool = False) -> Clause:
         """Draw a clause: a verb with its arguments, or an adjective predicate, plus
-        optional place, time and manner adjuncts. ``wh`` reserves a questioned slot."""
+        optional place, time and manner adjuncts. ``wh`` reserves a questioned slot.
+
+        A noun that repeats the subject as object or recipient takes 다른 ("another"); an
+        adjective predicate's subject has no adjective of the predicate's scale. No manner
+        adverb when an argument after the English verb holds a relative clause (it would be
+        read inside it), and in a ``question`` no time or place either (a statement fronts
+        them instead, see :meth:`SentenceBuilder.render_clause`)."""
         r = self.rng
         lex = self.lex
         kind = r.random()
@@ -484,9 +612,10 @@ class Generator:
             else:
                 adj = _pick(r, lex.adjectives)
                 if adj.person and r.random() < 0.5:
-                    subj = self.subject_np(("person",), 0, c)
+                    subj = self.subject_np(("person",), 0, c, avoid_scale=adj.scale)
                 else:
-                    subj = self.noun_np((), 0, c, noun=_pick(r, adj.nouns))
+                    subj = self.noun_np((), 0, c, noun=_pick(r, adj.nouns),
+                                        avoid_scale=adj.scale)
             cl = Clause(subj, adj, tense)
         elif kind < 0.55:
             pool = lex.dynamic_transitive if tense == "progressive" else lex.transitive
@@ -495,7 +624,8 @@ class Generator:
                     wh == "subj" and "person" not in v.subj):
                 v = _pick(r, pool)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
-            cl.obj = self.noun_np((), 0, c, noun=_pick(r, v.objects))
+            same = None if wh == "subj" else cl.subj.head
+            cl.obj = self.noun_np((), 0, c, noun=_pick(r, v.objects), other_than=same)
             if v.instr and r.random() < 0.15 + c * 0.2:
                 cl.instr = self.noun_np((), 1, c * 0.5, allow_count=False, allow_rel=False,
                                         noun=_pick(r, v.instr))
@@ -520,27 +650,37 @@ class Generator:
         elif kind < 0.9:
             v = _pick(r, lex.ditransitive)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
-            cl.rec = self.subject_np(("person",), 1, c * 0.7)
-            cl.obj = self.noun_np((), 1, c, noun=_pick(r, v.objects))
+            same = None if wh == "subj" else cl.subj.head
+            cl.rec = self.subject_np(("person",), 1, c * 0.7, other_than=same)
+            cl.obj = self.noun_np((), 1, c, noun=_pick(r, v.objects), other_than=same)
         else:
             v = _pick(r, lex.recipient)
             cl = Clause(self.verb_subject(v, 0, c), v, tense)
+            same = None if wh == "subj" else cl.subj.head
             rec = _pick(r, v.objects)
             if rec.cls == "person" or wh == "rec":
-                cl.rec = self.subject_np(("person",), 1, c * 0.7)
+                cl.rec = self.subject_np(("person",), 1, c * 0.7, other_than=same)
             else:
-                cl.rec = self.noun_np((), 1, c * 0.7, noun=rec)
+                cl.rec = self.noun_np((), 1, c * 0.7, noun=rec, other_than=same)
         # adjuncts (none beside a stranded preposition: "Who ... get angry at?")
+        post_rel = any(np is not None and np.rel and role != wh
+                       for role, np in (("obj", cl.obj), ("rec", cl.rec), ("goal", cl.goal)))
+        quiet = question and post_rel
         if wh == "rec":
             pass
-        elif not cl.adj and cl.goal is None and wh != "place" and r.random() < 0.15 + c * 0.4:
+        elif not cl.adj and cl.goal is None and wh != "place" and \
+                r.random() < 0.15 + c * 0.4 and not quiet:
             cl.place = self.place_np(c)
         elif wh == "place":
             cl.place = self.place_np(0.0)
         if cl.place is not None and wh is None and r.random() < 0.3:
             cl.place_first = True
-        if wh not in ("time", "rec") and r.random() < 0.15 + c * 0.4:
-            opts = [t for t in lex.times if tense in t[2]]
+        # a time adverbial, not with a lasting property ("the chair was low yesterday"), and
+        # "now" not with a simple present verb ("eats the apple now")
+        if wh not in ("time", "rec") and r.random() < 0.15 + c * 0.4 and not quiet and \
+                (not cl.adj or cl.pred.stage):
+            opts = [t for t in lex.times if tense in t[2] and
+                    not (tense == "present" and t[0][0] == "지금" and not cl.adj)]
             if r.random() < 0.2 and tense != "progressive":
                 hour = r.randint(1, 12)
                 kt = K(f"{hour}시에")
@@ -553,7 +693,9 @@ class Generator:
                     cl.time = (ks, [[t[1][0], ks[0]], [t[1][1], ks[1]]], t[2])
                 else:
                     cl.time = (ks, [[w, ks[0]] for w in t[1]], t[2])
-        if not cl.adj and not cl.pred.stative and r.random() < c * 0.3:
+        state = tense == "progressive" and not cl.adj and cl.pred.state_en  # 누워 있다
+        if not cl.adj and not cl.pred.stative and r.random() < c * 0.3 and not post_rel \
+                and not state:
             cl.manner = _pick(r, lex.adverbs)
             cl.manner_k = K(cl.manner.ko)
         cl.wh = wh
@@ -565,6 +707,35 @@ class Generator:
 
 def _tense_tags(tense: str) -> set:
     return {tense}
+
+
+def _holds_relative(cl: Clause) -> bool:
+    """Whether an argument of the clause holds a relative clause (adverbials then follow it)."""
+    return any(np is not None and np.rel for np in (cl.subj, cl.rec, cl.goal, cl.obj))
+
+
+def _closes_with_adjective(node) -> bool:
+    """Whether the Korean of a tree ends in an adjective predicate that takes -고 (크고)."""
+    while not isinstance(node, Clause):
+        node = node.main if isinstance(node, Sub) else node.right
+    return node.adj and node.neg is None and node.tense != "past"
+
+
+def _ko_tense(pred, tense: str) -> str:
+    """The Korean tense of a predicate: a posture verb's progressive is the resultative state
+    (서 있다 "is standing"); -고 있다 is kept for actions in progress."""
+    if tense == "progressive" and getattr(pred, "state_en", ""):
+        return "resultative"
+    return tense
+
+
+def _en_lemma(cl: Clause) -> str:
+    """The English verb of a clause: the state verb in the progressive of a posture verb
+    (앉아 있다 "is sitting"; 앉다 is otherwise "sit down")."""
+    p = cl.pred
+    if cl.tense == "progressive" and getattr(p, "state_en", ""):
+        return p.state_en
+    return p.en
 
 
 # ---------------------------------------------------------------------- sentence trees
@@ -606,17 +777,28 @@ def ko_predicate(cl: Clause, form: tuple) -> tuple[list, dict]:
     p = cl.pred
     irr = p.irr or None
     neg = _neg_kind(cl)
+    pre = [(attach(p.pre, "이/가"), "PRE")] if cl.adj and p.pre else []  # 호기심이 많다
+    verb = p.head if cl.adj else p.ko
+    ko_tense = _ko_tense(p, cl.tense)
     if form[0] == "final":
-        group = KO.verb_group(p.ko, form[1], cl.tense, question=form[2], negation=neg,
-                              adj=cl.adj, irr=irr)
+        group = pre + list(KO.verb_group(verb, form[1], ko_tense, question=form[2],
+                                         negation=neg, adj=cl.adj, irr=irr))
         ks = [K(w) for w, _ in group]
         return ks, role_map(ks, group)
     kind = form[1]
     tense = "past" if cl.tense == "past" else "present"
-    verb, v_role = p.ko, "V"
+    v_role = "V"
     if neg is not None and KO.negative_of(verb):  # 모르고, 몰라서, 맛없지만
         verb, v_role, neg, irr = KO.negative_of(verb), "V+NEG", None, None
-    if cl.tense == "progressive" and neg is not None:  # 먹지 않고 있지만
+    if ko_tense == "resultative" and neg is not None:  # 앉아 있지 않지만
+        head = [(KO.infinitive(verb, irr), "V"), ("있지", "AUX")]
+        tail = KO.connective("않다", kind, "present", adj=True)
+        tail_role = "NEG"
+    elif ko_tense == "resultative":  # 앉아 있어서
+        head = [(KO.infinitive(verb, irr), v_role)]
+        tail = KO.connective("있다", kind, "present")
+        tail_role = "AUX"
+    elif cl.tense == "progressive" and neg is not None:  # 먹지 않고 있지만
         head = [(KO.stem(verb) + "지", "V"), ("않고", "NEG")]
         tail = KO.connective("있다", kind, "present")
         tail_role = "AUX"
@@ -633,7 +815,7 @@ def ko_predicate(cl: Clause, form: tuple) -> tuple[list, dict]:
         tail = KO.connective(verb, kind, tense, adj=cl.adj, irr=irr)
         tail_role = v_role
     words = tail.split(" ")
-    group = head + [(words[0], tail_role)] + [(w, "CONJ") for w in words[1:]]
+    group = pre + head + [(words[0], tail_role)] + [(w, "CONJ") for w in words[1:]]
     ks = [K(w) for w, _ in group]
     roles = role_map(ks, group)
     roles.setdefault("CONJ", ks[-1])
@@ -656,14 +838,18 @@ class SentenceBuilder(Generator):
         question = form[0] == "final" and form[2]
         en: list = []
         plural = cl.subj.plural if cl.subj is not None else False
+        fronted = False
         if cl.wh is None and not question:
+            fronted = any(np is not None and np.rel for np in (cl.obj, cl.rec, cl.goal))
+            if fronted:  # "Yesterday the boy met the girl who ...", not "... who ... yesterday"
+                en.extend(self.fronted_adverbials(cl))
             en.extend(cl.subj.en)
             en.extend(self.en_verb(cl, roles, last, plural=plural))
         elif cl.wh == "subj":
             en.append(["who", cl.subj.ko[-1]])
             en.extend(self.en_verb(cl, roles, last, plural=False))
         else:
-            before, after = E.verb_phrase(cl.pred.en, cl.tense, plural_subject=plural,
+            before, after = E.verb_phrase(_en_lemma(cl), cl.tense, plural_subject=plural,
                                           negated=cl.neg is not None, question=True,
                                           adjective=cl.adj)
             if cl.wh is not None:
@@ -678,7 +864,7 @@ class SentenceBuilder(Generator):
             en.extend([w, self._role_k(r, roles, last)] for w, r in before)
             en.extend(cl.subj.en)
             en.extend([w, self._role_k(r, roles, last)] for w, r in after)
-        en.extend(self.en_args(cl))
+        en.extend(self.en_args(cl, fronted))
         return ko, en, roles.get("CONJ")
 
     def render(self, node, form: tuple) -> tuple[list, list, K | None]:
@@ -713,12 +899,14 @@ class SentenceBuilder(Generator):
             cl.neg = "short" if rng.random() < 0.5 and not cl.adj else "long"
         if cl.obj is not None and rng.random() < 0.06:  # 사과와 배를 -> the apple and the pear
             other = self.noun_np((), 1, c * 0.4, allow_rel=False,
-                                 noun=_pick(rng, cl.pred.objects))
-            if other.en[-1][0] != cl.obj.en[-1][0]:
+                                 noun=_pick(rng, cl.pred.objects), other_than=cl.subj.head)
+            if other.en[-1][0] != cl.obj.en[-1][0] and other.head != cl.obj.head:
                 cl.obj = coordinate_nps(cl.obj, other)
         if cl.subj is not None and cl.subj.cls in _ANIMATE and rng.random() < 0.05:
             other = self.subject_np((cl.subj.cls,), 1, c * 0.4)
-            if other.en[-1][0] != cl.subj.en[-1][0]:
+            taken = {h for np in (cl.obj, cl.rec) if np is not None for h in np.head.split("|")}
+            if other.en[-1][0] != cl.subj.en[-1][0] and other.head != cl.subj.head and \
+                    other.head not in taken:
                 cl.subj = coordinate_nps(cl.subj, other)
         x = rng.random()
         if x < 0.04 and cl.subj is not None:
@@ -750,7 +938,28 @@ class SentenceBuilder(Generator):
         left = self.tree(c * 0.9, tense, 1, topic_ok, final=False, budget=budget - 1)
         right = self.tree(c * 0.9, tense, 1, topic_ok, final,
                           budget=budget - clause_count(left))
+        # 방이 크고 작은 소녀가 ... reads "the big and small girl": after an adjective in -고
+        # the next clause must not open with an adjective (a few redraws)
+        if kind == "and" and _closes_with_adjective(left):
+            for _ in range(4):
+                if not self.opens_with_adjective(right):
+                    break
+                right = self.tree(c * 0.9, tense, 1, topic_ok, final,
+                                  budget=budget - clause_count(left))
         return Coord(kind, left, right)
+
+    def opens_with_adjective(self, node) -> bool:
+        """Whether the Korean of a tree begins with an attributive adjective."""
+        while not isinstance(node, Clause):
+            node = node.sub if isinstance(node, Sub) else node.left
+        cl = node
+        if cl.time is not None and not _holds_relative(cl):
+            return False
+        first = cl.place if cl.place_first and cl.place is not None and \
+            not _holds_relative(cl) else cl.subj
+        if first is None or len(first.ko) < 2:
+            return False
+        return first.ko[0].text in self.lex.adjective_forms
 
 
 def coordinate_nps(a: NP, b: NP) -> NP:
@@ -758,7 +967,8 @@ def coordinate_nps(a: NP, b: NP) -> NP:
     a.ko[-1].text = attach(a.ko[-1].text, "와/과")
     return NP(a.ko + b.ko, a.en + [["and", a.ko[-1]]] + b.en, plural=True,
               human=a.human and b.human, cls=a.cls, tags=a.tags | b.tags | {"np_coordination"},
-              lemmas=a.lemmas | b.lemmas)
+              lemmas=a.lemmas | b.lemmas, rel=a.rel or b.rel,
+              indefinite=a.indefinite or b.indefinite, head=f"{a.head}|{b.head}")
 
 
 def node_tags(node) -> set:
@@ -921,7 +1131,7 @@ def make_sentence(b: SentenceBuilder, require: str | None = None) -> Sentence:
     if question:
         wh = _pick(r, _WH_KINDS) if (require == "wh" or r.random() < 0.5) else None
         cl = b.make_clause(min(c, 0.5), tense=tense, wh=wh, topic=r.random() < 0.5
-                           and wh != "subj")
+                           and wh != "subj", question=True)
         if wh == "subj":
             cl.subj = b.wh_np(True, "person")
             cl.topic = False
@@ -962,7 +1172,8 @@ def age_sentence(b: SentenceBuilder, level: str, tense: str) -> Sentence:
     if subj.plural or len(subj.ko) > 2:
         subj = b.name_np()
     question = r.random() < 0.2
-    subj.ko[-1].text = attach(subj.ko[-1].text, "은/는" if r.random() < 0.6 else "이/가")
+    topic = r.random() < 0.6 and not subj.indefinite  # 한 소년이 스무 살이다, not 한 소년은
+    subj.ko[-1].text = attach(subj.ko[-1].text, "은/는" if topic else "이/가")
     be = E.be_form(tense, False)
     tags = {"number", "age", tense, level}
     if question:

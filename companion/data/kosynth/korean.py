@@ -13,7 +13,9 @@ Every predicate is given by its dictionary form (``먹다``) plus whether it is 
 * ㄹ-stems (만들다, 살다) drop ㄹ before ㄴ, ㅂ, ㅅ: 만드는, 만든, 만듭니다, 산다.
 
 Speech levels: ``plain`` (한다체), ``polite`` (해요체), ``formal`` (합니다체). Tenses:
-``present``, ``past``, ``future`` (-(으)ㄹ 것이다), ``progressive`` (-고 있다).
+``present``, ``past``, ``future`` (-(으)ㄹ 것이다), ``progressive`` (-고 있다, an action in
+progress) and ``resultative`` (-아/어 있다, the state an action leaves: 서 있다 "is standing",
+앉아 있다 "is sitting", 누워 있다 "is lying"; 서고 있다 would be "is standing up").
 
 Functions that build a verb group return tokens tagged with their role, so that the grammar
 can align them with English: ``V`` (the lexical verb), ``AUX`` (것이다 / 있다 carrying tense),
@@ -31,7 +33,7 @@ from functools import lru_cache
 from companion.data.kosynth.hangul import compose, decompose, with_tail
 
 LEVELS = ("plain", "polite", "formal")
-TENSES = ("present", "past", "future", "progressive")
+TENSES = ("present", "past", "future", "progressive", "resultative")
 
 #: irregular stems by dictionary form
 IRREGULAR: dict[str, str] = {}
@@ -265,6 +267,15 @@ def verb_group(verb: str, level: str, tense: str, *, question: bool = False,
     """
     if tense not in TENSES:
         raise ValueError(f"unknown tense {tense!r}")
+    if tense == "resultative":  # 앉아 있다; negated 앉아 있지 않다 (the state is negated)
+        head = (infinitive(verb, irr), "V")
+        if negation is None:
+            return (head, (simple_form("있다", level, "present", question, adj=True), "AUX"))
+        if negation not in ("short", "long"):
+            raise ValueError(f"unknown negation {negation!r}")
+        rest = verb_group("않다", level, "present", question=question, adj=True)
+        return (head, ("있지", "AUX")) + tuple((w, "NEG" if i == 0 else r)
+                                              for i, (w, r) in enumerate(rest))
     if negation in ("short", "long") and negative_of(verb):  # 모른다, not 알지 않는다
         group = verb_group(negative_of(verb), level, tense, question=question, adj=adj)
         return tuple((w, "V+NEG" if r == "V" else r) for w, r in group)
@@ -316,13 +327,18 @@ def adnominal(verb: str, tense: str = "present", *, adj: bool = False,
 @lru_cache(maxsize=None)
 def adnominal_group(verb: str, tense: str, *, negation: bool = False, adj: bool = False,
                     irr: str | None = None) -> tuple[tuple[str, str], ...]:
-    """Relative-clause predicate as tagged eojeols: (먹는), (먹지, 않는), (먹고, 있는);
-    suppletive negatives: (모르는), (몰랐던).
+    """Relative-clause predicate as tagged eojeols: (먹는), (먹지, 않는), (먹고, 있는),
+    resultative (앉아, 있는) / (앉아, 있지, 않은); suppletive negatives: (모르는), (몰랐던).
 
     알다 / 모르다 take the retrospective -았던 in the past: 알았던 / 몰랐던, since 안 (the
     plain past adnominal of 알다) reads as the negation 안 ("안 아름다운" = "not beautiful")
     and 모른 reads oddly.
     """
+    if tense == "resultative":
+        head = (infinitive(verb, irr), "V")
+        if negation:
+            return (head, ("있지", "AUX"), ("않은", "NEG"))
+        return (head, ("있는", "AUX"))
     neg_verb = negative_of(verb) if negation else None
     if neg_verb is not None:
         if tense == "past":

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from companion.data.kosynth import korean as KO
 from companion.data.kosynth.english import plural as en_plural
-from companion.data.kosynth.tables import (ADJECTIVE_TABLE, ADVERB_TABLE, COUNTERS,
-                                           GIVEN_NAMES, GROUPS, NOUN_TABLES, SURNAMES,
-                                           VERB_TABLE)
+from companion.data.kosynth.tables import (ADJECTIVE_SCALES, ADJECTIVE_TABLE, ADVERB_TABLE,
+                                           COUNTERS, GIVEN_NAMES, GROUPS, NOUN_TABLES,
+                                           STAGE_ADJECTIVES, SURNAMES, VERB_TABLE)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Noun:
     building: bool = False
     room: bool = False
     plural_only: bool = False
+    abstract: bool = False  # no body: an email, a poem (no size, colour or weight)
     key: str = field(init=False, compare=False, repr=False)  # "noun:사과" (lemma counts)
 
     def __post_init__(self) -> None:
@@ -60,6 +62,9 @@ class Verb:
     prep: str = ""  # English preposition before the goal/recipient ("to", "at", "into")
     instr: tuple[Noun, ...] = ()  # instruments taking (으)로
     stative: bool = False  # like, hate, see: no progressive, no manner adverb
+    #: English verb of the resultative state (서다 stand_up -> "stand"): the progressive of a
+    #: posture verb is the state -아/어 있다 (서 있다 "is standing"), not -고 있다
+    state_en: str = ""
     key: str = field(init=False, compare=False, repr=False)  # "verb:먹다/eat"
 
     def __post_init__(self) -> None:
@@ -68,15 +73,28 @@ class Verb:
 
 @dataclass(frozen=True)
 class Adjective:
+    """An adjective (descriptive verb). ``ko`` may be a noun + adjective (호기심 많다
+    "curious"): ``head`` is the adjective that inflects (많다), ``pre`` the noun before it,
+    which takes 이/가 when the adjective is a predicate (소년은 호기심이 많다)."""
+
     ko: str
     en: str
     nouns: tuple[Noun, ...]  # the nouns it can describe, in table order
     person: bool = False  # describes people (names included)
     irr: str = ""
+    scale: str = ""  # adjectives of one scale never describe one noun together
+    stage: bool = False  # a passing state (hot, tired): may take a time adverbial
     key: str = field(init=False, compare=False, repr=False)  # "adjective:크다"
+    head: str = field(init=False, compare=False, repr=False)
+    pre: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "key", "adjective:" + self.ko)
+        *pre, head = self.ko.split(" ")
+        object.__setattr__(self, "head", head)
+        object.__setattr__(self, "pre", " ".join(pre))
+        if not self.scale:
+            object.__setattr__(self, "scale", self.ko)
 
 
 @dataclass(frozen=True)
@@ -117,6 +135,8 @@ def _parse_noun(item: str, cls: str, counter: str) -> Noun:
             kw["building"] = True
         elif f == "r":
             kw["room"] = True
+        elif f == "a":
+            kw["abstract"] = True
         elif f == "P":
             kw["plural_only"] = True
             kw["en_plural"] = en.replace("_", " ")
@@ -191,6 +211,8 @@ def _verbs() -> tuple[Verb, ...]:
                 kw["prep"] = r[5:]
             elif r == "stat":
                 kw["stative"] = True
+            elif r.startswith("res="):
+                kw["state_en"] = r[4:].replace("_", " ")
             elif r.startswith("with="):
                 kw["instr"] = resolve(r[5:])
             else:
@@ -205,6 +227,11 @@ def _verbs() -> tuple[Verb, ...]:
     return tuple(verbs)
 
 
+#: adjective (dictionary form) -> its scale (see tables.ADJECTIVE_SCALES)
+SCALE_OF = {ko: scale for scale, kos in ADJECTIVE_SCALES.items() for ko in kos.split()}
+_STAGE = frozenset(STAGE_ADJECTIVES.split())
+
+
 def _adjectives() -> tuple[Adjective, ...]:
     out = []
     for line in ADJECTIVE_TABLE.strip().splitlines():
@@ -212,9 +239,13 @@ def _adjectives() -> tuple[Adjective, ...]:
         if not line:
             continue
         ko, en, spec, *rest = line.split()
-        irr = rest[0][4:] if rest else ""
-        out.append(Adjective(ko, en.replace("_", " "), resolve(spec),
-                             "person" in spec.split(","), irr))
+        irr = next((r[4:] for r in rest if r.startswith("irr=")), "")
+        nouns = resolve(spec)
+        if "phys" in rest:  # a body's property: not of an email or a poem
+            nouns = tuple(n for n in nouns if not n.abstract)
+        ko = ko.replace("_", " ")
+        out.append(Adjective(ko, en.replace("_", " "), nouns, "person" in spec.split(","), irr,
+                             SCALE_OF.get(ko, ""), ko in _STAGE))
     return tuple(out)
 
 
@@ -285,6 +316,7 @@ class Lexicon:
         self.nouns, self.verbs, self.adjectives, self.adverbs = nouns, verbs, adjectives, adverbs
         self.surnames, self.given_names, self.times = surnames, given_names, times
         self.added = added  # lemmas beyond the first N, each with the reason
+        self._adjective_forms: frozenset | None = None
         self.noun_by_ko = {n.ko: n for ns in nouns.values() for n in ns}
         self._index_verbs()
         self._index_nouns()
@@ -318,6 +350,20 @@ class Lexicon:
         self.obj_verbs = {n.ko: tuple(v for v, kos in obj_kos if n.ko in kos)
                           for n in self.all_nouns}
         self.places = tuple(self.nouns["place"])
+
+    @property
+    def adjective_forms(self) -> frozenset:
+        """Korean words that open an attributive adjective: 큰, 크고, 호기심 (호기심 많은)."""
+        if self._adjective_forms is None:
+            forms = set()
+            for a in self.adjectives:
+                irr = a.irr or None
+                forms.add(KO.adnominal(a.head, adj=True, irr=irr))
+                forms.add(KO.connective(a.head, "and", adj=True, irr=irr))
+                if a.pre:
+                    forms.add(a.pre)
+            self._adjective_forms = frozenset(forms)
+        return self._adjective_forms
 
     def counts(self) -> dict[str, int]:
         """Lemmas by kind; ``lemmas`` counts verbs as Korean-English pairs (요리하다 "cook"

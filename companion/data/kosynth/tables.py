@@ -161,12 +161,12 @@ NOUN_TABLES = {
     "item": """
 편지:letter 사진:photo 그림:picture 지도:map 표:ticket 선물:present 꽃병:vase 베개:pillow
 담요:blanket 수건:towel 비누:soap/m 칫솔:toothbrush 치약:toothpaste/m 휴지:tissue/m
-종이:paper/m 카드:card 엽서:postcard 이메일:email 메모:note 초대장:invitation 영수증:receipt
+종이:paper/m 카드:card 엽서:postcard 이메일:email/a 메모:note 초대장:invitation 영수증:receipt
 돌:stone 촛불:candle 깃발:flag 동전:coin 돈:money/m 여권:passport
-시:poem 보고서:report 숙제:homework/m 그림책:picture_book 포스터:poster
+시:poem/a 보고서:report 숙제:homework/m/a 그림책:picture_book 포스터:poster
 책갈피:bookmark 스티커:sticker 상장:certificate 메달:medal 트로피:trophy 열쇠고리:keychain
 쪽지:message 도장:stamp 우표:postage_stamp 성냥:match 꽃다발:bouquet 선물상자:gift_box
-소포:parcel 택배상자:delivery_box 그림엽서:picture_postcard 일기예보:weather_forecast 신문지:newspaper_sheet
+소포:parcel 택배상자:delivery_box 그림엽서:picture_postcard 일기예보:weather_forecast/a 신문지:newspaper_sheet
 """,
     "tool": """
 칼:knife 가위:scissors/P/c=- 연필:pencil/c=자루 펜:pen/c=자루 붓:brush/c=자루
@@ -279,11 +279,13 @@ NOUN_TABLES = {
 """,
 }
 
-# ko en frame subject [object] [irr=..] [prep=..] [with=..] [stat]
+# ko en frame subject [object] [irr=..] [prep=..] [with=..] [stat] [res=..]
 #   frame: T transitive, I intransitive, M motion (place + 에), D ditransitive (에게 + 을/를),
 #          R 에게 object only ("calls the girl", "talks to the girl")
 #   subject: p person, a animal, pa both, or =ko,ko,... explicit nouns
 #   object: classes/groups, or =ko,ko,... explicit nouns; with=: classes or =nouns
+#   res=: a posture verb whose progressive is the resultative state -아/어 있다 (서 있다 "is
+#         standing", not 서고 있다 "is standing up"), with the English verb of the state
 VERB_TABLE = """
 먹다 eat T pa food with=숟가락,포크,젓가락
 마시다 drink T pa drink
@@ -424,11 +426,11 @@ VERB_TABLE = """
 헤엄치다 swim I =개,오리,거위,물개,돌고래,고래,상어,거북이,개구리,금붕어,수달,백조,펭귄
 노래하다 sing I p
 기다리다 wait I pa
-숨다 hide I pa
+숨다 hide I pa res=hide
 싸우다 fight I pa
-눕다 lie_down I pa
-앉다 sit_down I pa
-서다 stand I pa
+눕다 lie_down I pa res=lie_down
+앉다 sit_down I pa res=sit
+서다 stand_up I pa res=stand
 일어나다 get_up I pa
 운동하다 exercise I p
 요리하다 cook I p
@@ -475,46 +477,51 @@ VERB_TABLE = """
 미소짓다 smile R p person,animal prep=at
 """
 
-# ko en classes [irr=..]
+# ko en nouns [irr=..] [phys]
+#   nouns: classes/groups or =ko,ko,... explicit nouns, chosen so that the pair makes sense in
+#          both languages (height only for what English calls tall: trees, towers, tall
+#          furniture; "long" not for dogs; crispy only for crisp food)
+#   phys: describes a body (size, weight, colour, wear ...): never an abstract noun (/a: 이메일)
+#   a multi-word ko (호기심_많다) is a noun + adjective: 호기심 많은 소년, 소년은 호기심이 많다
 ADJECTIVE_TABLE = """
-크다 big person,animal,thing,place,vehicle,plant,clothes,fruit,vegetable,book
-작다 small person,animal,thing,place,vehicle,plant,clothes,fruit,vegetable,book
-길다 long clothes,tool,music,book,animal,=도로,길,다리,터널,강,골목,복도,계곡
+크다 big person,animal,thing,place,vehicle,plant,clothes,fruit,vegetable,book phys
+작다 small person,animal,thing,place,vehicle,plant,clothes,fruit,vegetable,book phys
+길다 long clothes,tool,music,book,=뱀,장어,악어,애벌레,도로,길,다리,터널,강,골목,복도,계곡
 짧다 short clothes,tool,music,book
-높다 tall building,plant,furniture
-낮다 low furniture,building
+높다 tall =나무,소나무,해바라기,벚나무,사과나무,단풍나무,대나무,버드나무,은행나무,야자나무,감나무,배나무,참나무,고무나무,올리브나무,옷장,책장,서랍장,책꽂이,사다리,시계탑,탑,성,등대,아파트,호텔,궁전,백화점
+낮다 low =책상,의자,침대,소파,탁자,식탁,벤치,선반,다리,언덕
 넓다 spacious room,building
-좁다 narrow room,place
+좁다 narrow room,=길,도로,골목,복도,다리,계곡,터널,강
 깊다 deep =강,호수,바다,계곡,동굴
 얕다 shallow =강,호수,바다,계곡
 맑다 clear =강,호수,바다,계곡
-무겁다 heavy thing,book,vehicle
-가볍다 light thing,book,clothes
-두껍다 thick book,clothes,=담요,종이
-얇다 thin book,clothes,=담요,종이
+무겁다 heavy thing,book,vehicle phys
+가볍다 light thing,book,clothes phys
+두껍다 thick book,clothes,=담요,종이 phys
+얇다 thin book,clothes,=담요,종이 phys
 덥다 hot place
 춥다 cold place
-뜨겁다 hot dish,drink,container
-차갑다 cold food,drink,container
+뜨겁다 hot dish,drink,=냄비,주전자,컵,그릇,머그잔,찻잔,프라이팬,물병,유리잔
+차갑다 cold food,drink,=컵,물병,유리잔,머그잔,병,캔,통
 따뜻하다 warm room,dish,drink,clothes,footwear
 시원하다 cool place,drink,fruit
 달다 sweet fruit,dish,drink
 짜다 salty dish
-맵다 spicy dish,vegetable
+맵다 spicy vegetable,=김치,떡볶이,라면,카레,김치찌개,짬뽕,순두부,볶음밥,불고기,타코,핫도그,소시지
 시다 sour fruit,drink
 싱겁다 bland dish
 맛있다 delicious food,drink
 맛없다 tasteless food,drink
 신선하다 fresh fruit,vegetable
-비싸다 expensive thing,food,book,clothes,footwear,vehicle,plant
-싸다 cheap thing,food,book,clothes,footwear,vehicle,plant
-새롭다 new thing,book,clothes,vehicle,building,music
-낡다 old thing,book,clothes,footwear,vehicle,building
-깨끗하다 clean place,thing,clothes,footwear,vehicle
-더럽다 dirty place,thing,clothes,footwear,animal,vehicle
+비싸다 expensive thing,food,book,clothes,footwear,vehicle,plant phys
+싸다 cheap thing,food,book,clothes,footwear,vehicle,plant phys
+새롭다 new book,music,subject
+낡다 old thing,book,clothes,footwear,vehicle,building phys
+깨끗하다 clean place,thing,clothes,footwear,vehicle phys
+더럽다 dirty place,thing,clothes,footwear,animal,vehicle phys
 조용하다 quiet place,person,animal
 시끄럽다 noisy place,person,animal,device
-예쁘다 pretty person,animal,plant,clothes,thing,footwear
+예쁘다 pretty person,animal,plant,clothes,thing,footwear phys
 귀엽다 cute animal,person,toy
 아름답다 beautiful place,plant,music,person
 멋지다 wonderful place,clothes,vehicle,building,music
@@ -551,48 +558,90 @@ ADJECTIVE_TABLE = """
 가난하다 poor person
 부유하다 rich person
 무섭다 scary animal,book,person,place
-위험하다 dangerous animal,place,tool,vehicle
+위험하다 dangerous animal,place,vehicle,=칼,가위,톱,도끼,낫,망치,바늘
 안전하다 safe place,vehicle
-편하다 comfortable furniture,clothes,footwear,vehicle
-불편하다 uncomfortable furniture,clothes,footwear
+편하다 comfortable clothes,footwear,vehicle,=의자,침대,소파,벤치,흔들의자,방석,매트리스,이불,해먹
+불편하다 uncomfortable clothes,footwear,=의자,침대,소파,벤치,흔들의자,방석,매트리스
 날씬하다 slim person,animal
 뚱뚱하다 fat animal
-밝다 bright place,thing
+밝다 bright place,=램프,손전등,촛불,텔레비전,컴퓨터,전화기,노트북,태블릿
 어둡다 dark place,clothes
-둥글다 round fruit,furniture,container,toy,item
-부드럽다 soft dish,clothes,toy,=베개,담요,수건
-딱딱하다 hard dish,furniture,=빵,돌,베개
-빨갛다 red thing,clothes,footwear,vehicle,fruit,plant
-파랗다 blue thing,clothes,footwear,vehicle,item
-노랗다 yellow thing,clothes,footwear,vehicle,fruit,plant
-하얗다 white thing,clothes,footwear,animal,plant,vehicle
-까맣다 black thing,clothes,footwear,animal,vehicle
+둥글다 round fruit,=탁자,식탁,거울,접시,그릇,쟁반,공,축구공,농구공,야구공,풍선,구슬,동전,시계,방석 phys
+부드럽다 soft clothes,toy,=빵,케이크,두부,순두부,푸딩,팬케이크,머핀,떡,베개,담요,수건,이불,방석
+딱딱하다 hard =빵,떡,과자,쿠키,사탕,베이글,토스트,의자,침대,벤치,돌,베개
+빨갛다 red thing,clothes,footwear,vehicle,=사과,딸기,체리,자두,석류,앵두,라즈베리,크랜베리,토마토,고추,피망,장미,튤립,꽃,꽃다발 phys
+파랗다 blue thing,clothes,footwear,vehicle phys
+노랗다 yellow thing,clothes,footwear,vehicle,=바나나,레몬,참외,망고,파인애플,자몽,유자,해바라기,개나리,민들레,튤립,꽃,장미 phys
+하얗다 white thing,clothes,footwear,animal,vehicle,=장미,백합,국화,튤립,꽃,벚꽃,수국 phys
+까맣다 black thing,clothes,footwear,animal,vehicle phys
 가깝다 nearby place
 멀다 distant place
 이상하다 strange person,animal,thing,book,music,place
 특별하다 special item,dish,music,book,place
 평범하다 ordinary person,thing,place
 훌륭하다 excellent person,book,music,dish
-궁금하다 curious person
-조그맣다 tiny thing,animal,plant
-커다랗다 huge thing,animal,plant,building
+호기심_많다 curious person
+조그맣다 tiny thing,animal,plant phys
+커다랗다 huge thing,animal,plant,building phys
 소중하다 precious item,person,book,accessory
 신기하다 amazing thing,animal,place
 복잡하다 complicated book,subject,device
 간단하다 simple book,subject,dish
-튼튼하다 sturdy furniture,container,vehicle,footwear
+튼튼하다 sturdy furniture,container,vehicle,footwear phys
 날카롭다 sharp =칼,가위,도끼,톱,바늘,낫
 무디다 dull =칼,가위,도끼,톱,낫
-향기롭다 fragrant plant
+향기롭다 fragrant =꽃,장미,해바라기,튤립,백합,국화,무궁화,진달래,개나리,민들레,난초,연꽃,벚꽃,수국,라벤더,소나무
 고소하다 savory dish
-바삭하다 crispy dish
-쫄깃하다 chewy dish
+바삭하다 crispy =과자,쿠키,팝콘,감자튀김,치킨,와플,토스트,파전,크루아상,도넛,호떡,붕어빵
+쫄깃하다 chewy =떡,떡볶이,냉면,우동,라면,국수,젤리,만두,베이글,어묵,떡꼬치,오징어
 상냥하다 friendly person
 겸손하다 humble person
 엄격하다 strict person
 침착하다 calm person,animal
 수줍다 shy person,animal
 화려하다 colorful clothes,place,=꽃,장미,튤립
+"""
+
+#: adjectives of one scale never describe one noun together (큰 작은 남자 "big small man"),
+#: nor a subject together with its predicate ("the tall desk was low"); the dimensions form one
+#: scale, so that no noun is "big long" either. An adjective not listed is a scale of its own.
+ADJECTIVE_SCALES = {
+    "dimension": "크다 작다 조그맣다 커다랗다 높다 낮다 길다 짧다 넓다 좁다 깊다 얕다 두껍다 얇다",
+    "temperature": "뜨겁다 차갑다 덥다 춥다 따뜻하다 시원하다",
+    "weight": "무겁다 가볍다",
+    "age": "새롭다 낡다",
+    "price": "비싸다 싸다",
+    "cleanliness": "깨끗하다 더럽다",
+    "noise": "조용하다 시끄럽다",
+    "speed": "빠르다 느리다",
+    "difficulty": "어렵다 쉽다 복잡하다 간단하다",
+    "interest": "재미있다 재미없다",
+    "taste": "맛있다 맛없다 달다 짜다 맵다 시다 싱겁다 고소하다",
+    "strength": "강하다 약하다",
+    "diligence": "부지런하다 게으르다",
+    "wealth": "가난하다 부유하다",
+    "safety": "위험하다 안전하다",
+    "comfort": "편하다 불편하다",
+    "brightness": "밝다 어둡다",
+    "hardness": "부드럽다 딱딱하다 바삭하다 쫄깃하다",
+    "distance": "가깝다 멀다",
+    "sharpness": "날카롭다 무디다",
+    "build": "날씬하다 뚱뚱하다",
+    "health": "건강하다 아프다",
+    "mood": "행복하다 슬프다 기쁘다 즐겁다 외롭다 심심하다",
+    "ordinariness": "평범하다 특별하다 이상하다 신기하다 훌륭하다",
+    "colour": "빨갛다 파랗다 노랗다 하얗다 까맣다",
+    "manner": "친절하다 상냥하다 엄격하다",
+}
+
+#: adjectives of a passing state (hot, tired, clean ...): only these take a time adverbial as a
+#: predicate ("the room is hot today"); a lasting property does not ("the chair was low
+#: yesterday", 어제 의자가 낮았다)
+STAGE_ADJECTIVES = """
+덥다 춥다 뜨겁다 차갑다 따뜻하다 시원하다 깨끗하다 더럽다 조용하다 시끄럽다 바쁘다 피곤하다
+배고프다 목마르다 졸리다 아프다 건강하다 행복하다 슬프다 기쁘다 외롭다 심심하다 즐겁다
+침착하다 밝다 어둡다 맑다 신선하다 맛있다 맛없다 달다 짜다 맵다 시다 싱겁다 고소하다 바삭하다
+쫄깃하다 부드럽다 딱딱하다
 """
 
 ADVERB_TABLE = """
