@@ -192,6 +192,24 @@ def seed_summary(record: Mapping[str, Any], model: str, key: str) -> dict[str, f
         raise DataError(f"{record.get('name')}: no summary of {key!r} for {model!r}") from None
 
 
+#: a chapter's single training run is checked against the recorded seeds' mean within this many
+#: of their standard deviations: another CPU changes the last bits of every step, so the run there
+#: is, in effect, one more draw from the seeds' distribution, not the same number
+BAND_SDS = 4.0
+
+
+def band(record: Mapping[str, Any], model: str, key: str, *, floor: float = 0.0) -> tuple[float, float]:
+    """``(recorded, tol)`` for :func:`companion.repro.check`: the mean of ``key`` over the seeds of
+    ``model`` in a seed-spread record and ``max(BAND_SDS * sd, floor)``.
+
+    One rule for every training result the chapters check, so a band is never typed by hand;
+    ``floor`` keeps a band from collapsing when the seeds happen to agree to the last digit."""
+    s = seed_summary(record, model, key)
+    if s.get("n", 2) < 2:
+        raise DataError(f"{record.get('name')}: {key!r} of {model!r} has one seed; a band needs several")
+    return float(s["mean"]), max(BAND_SDS * float(s["sd"]), float(floor))
+
+
 def mean_bleu_by_length(record: Mapping[str, Any], model: str) -> list[tuple[tuple[int, int], int, float]]:
     """BLEU per length bucket of ``model`` in a seed-spread record, averaged over the seeds:
     ``[((lo, hi), n, mean BLEU), ...]`` (the rows :func:`companion.plots.decoding.plot_bleu_by_length`
@@ -212,5 +230,5 @@ def python_command() -> str:
     return " ".join([Path(sys.executable).name, *sys.argv])
 
 
-__all__ = ["RESULTS_DIR", "cpu_model", "git_state", "make_record", "mean_bleu_by_length", "provenance",
+__all__ = ["BAND_SDS", "RESULTS_DIR", "band", "cpu_model", "git_state", "make_record", "mean_bleu_by_length", "provenance",
            "python_command", "read_record", "records_named", "seed_summary", "spread", "write_record"]
