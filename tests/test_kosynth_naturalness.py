@@ -425,3 +425,35 @@ def test_adverbials_move_past_a_relative_clause_and_english_fronts_them():
     ko, en, _ = _pair(cl)
     assert (ko, en) == ("어제 소년이 가게에서 사과를 먹었다.",
                         "The boy ate the apple at the store yesterday.")
+
+
+def test_naturalness_script_records_before_and_after(tmp_path):
+    """Plumbing of scripts/naturalness.py: both generators checked at every level, the small
+    level's vocabulary counted, a record the results chapter can read."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if subprocess.run(["git", "cat-file", "-e", "HEAD"], cwd=root,
+                      capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout: no commit to draw the 'before' corpus from")
+    out = tmp_path / "naturalness.json"
+    run = subprocess.run([sys.executable, "scripts/naturalness.py", "--quick", "--before", "HEAD",
+                          "--out", str(out)], cwd=root, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["name"] == "naturalness" and record["config"]["before_commit"] == "HEAD"
+    assert set(record["results"]["levels"]) == set(LEVELS)
+    for row in record["results"]["levels"].values():
+        assert row["before"]["pairs"] == row["after"]["pairs"] == 540
+        assert list(row["after"]["counts"]) == list(RULES)
+    vocab = record["results"]["small_vocabulary"]
+    assert vocab["after"]["english_words"] > 100 and vocab["before"]["korean_eojeols"] > 100
+    bad = subprocess.run([sys.executable, "scripts/naturalness.py", "--quick", "--before",
+                          "no-such-commit", "--out", str(tmp_path / "x.json")], cwd=root,
+                         capture_output=True, text=True, timeout=600)
+    assert bad.returncode != 0 and bad.stderr.strip().startswith("error: cannot read commit")
+    assert bad.stderr.strip().count("\n") == 0

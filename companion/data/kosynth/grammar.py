@@ -317,9 +317,10 @@ class Generator:
             tags.add("possessive")
         # Korean: [poss] [rel] [dem/ind] [adj...] head [num counter]
         ko = (poss.ko if poss else []) + (rel.ko if rel else []) + pre_ko
-        adj_ko, adj_pairs = self.adjective_tokens(adjs)
-        ko.extend(adj_ko)
+        adj_pairs: list = []
         if adjs:
+            adj_ko, adj_pairs = self.adjective_tokens(adjs)
+            ko.extend(adj_ko)
             tags.add("adjective")
             lemmas.update(a.key for a in adjs)
         ko.append(head)
@@ -663,8 +664,9 @@ class Generator:
             else:
                 cl.rec = self.noun_np((), 1, c * 0.7, noun=rec, other_than=same)
         # adjuncts (none beside a stranded preposition: "Who ... get angry at?")
-        post_rel = any(np is not None and np.rel and role != wh
-                       for role, np in (("obj", cl.obj), ("rec", cl.rec), ("goal", cl.goal)))
+        post_rel = (cl.obj is not None and cl.obj.rel and wh != "obj") or \
+            (cl.rec is not None and cl.rec.rel and wh != "rec") or \
+            (cl.goal is not None and cl.goal.rel and wh != "goal")
         quiet = question and post_rel
         if wh == "rec":
             pass
@@ -840,7 +842,8 @@ class SentenceBuilder(Generator):
         plural = cl.subj.plural if cl.subj is not None else False
         fronted = False
         if cl.wh is None and not question:
-            fronted = any(np is not None and np.rel for np in (cl.obj, cl.rec, cl.goal))
+            fronted = (cl.obj is not None and cl.obj.rel) or (cl.rec is not None and cl.rec.rel) \
+                or (cl.goal is not None and cl.goal.rel)
             if fronted:  # "Yesterday the boy met the girl who ...", not "... who ... yesterday"
                 en.extend(self.fronted_adverbials(cl))
             en.extend(cl.subj.en)
