@@ -12,11 +12,15 @@ band (or the asserted claim) holds for every seed. Seed 0 reproduces the chapter
 
     .venv/bin/python scripts/rnn_lstm_seeds.py --seeds 0 1 2 --out seeds.json
     .venv/bin/python scripts/rnn_lstm_seeds.py --quick --seeds 0     # plumbing check, < 1 min
-    .venv/bin/python scripts/rnn_lstm_seeds.py --summarize seeds.json more-seeds.json
+    .venv/bin/python scripts/rnn_lstm_seeds.py --summarize seeds.json more-seeds.json \
+        --record book/results/seeds-rnn-lstm.json
 
 ``--summarize`` trains nothing: it judges saved runs (several files may be merged, e.g. seeds
 run on different machines) against the current table, so a changed tolerance or claim can be
-re-checked without training again.
+re-checked without training again. ``--record PATH`` (with a run or with ``--summarize``) writes
+the book's record (:mod:`companion.experiments.records`: provenance, the step counts, the
+machine of every seed, ``results.per_seed``, the summary and this report), which the chapters
+read to state the spread over seeds.
 
 Cost, one thread per process: on an idle core a seed takes about 4 minutes (chapter 1 ~1.3 min,
 most of it the 2000-step RNN-256 LM; chapter 2 ~2.7 min: the 16 recall classifiers, the gradient
@@ -49,13 +53,15 @@ import torch
 
 from companion.data.text import shakespeare_corpus
 from companion.experiments.gradients import gradient_norms_vs_length
-from companion.models.charlm import charlm_parameters, hidden_size_for_budget
+from companion.experiments.records import cpu_model, make_record, spread, write_record
+from companion.models.charlm import charlm_parameters, hidden_size_for_budget, sample
 from companion.models.rnn import OneHotRNNLM, encode_chars, train_full_batch
 from companion.experiments.ngram import NGramLM, best_settings, tune_smoothing
 from companion.repro import set_determinism
 from companion.experiments.tasks import (RecallTask, SequenceClassifier, accuracy_vs_length,
-                                        recall_accuracy, recall_batch, shakespeare_batches,
-                                        shakespeare_tuning_split, train_char_lm, train_recall)
+                                        known_word_share, recall_accuracy, recall_batch,
+                                        shakespeare_batches, shakespeare_tuning_split, speaker_lines,
+                                        train_char_lm, train_recall, words_of)
 
 CH1, CH2 = "book/01_rnn.ipynb", "book/02_lstm.ipynb"
 
@@ -100,11 +106,17 @@ QUANTITIES: list[tuple[str, str, str, tuple | None]] = [
     ("ch1 validation bpc, RNN-256 LM, state carried through the text", f"{CH1} cell a80c1237",
      "check", (2.415, 0.025)),
     ("ch1 bpc gained by carrying the state", f"{CH1} cell a80c1237", "check", (0.0465, 0.005)),
+    ("ch1 bpc drop over the last evaluation interval (state carried)", f"{CH1} cell 5d0b7c21",
+     "claim", (">", 0.0)),
     # chapter 1 -- cell c2fbb237: the RNN (state carried) against the n-gram baselines
     *[(f"ch1 RNN-256 bpc (carried) - {n}-gram bpc", f"{CH1} cell c2fbb237" if n in (4, 5)
        else f"{CH1} cell 199bf23c", *({4: ("claim", ("<", 0.0)), 5: ("claim", (">", 0.0))}
                                       .get(n, ("info", None))))
       for n in range(2, 8)],
+    # chapter 1 -- cell 3f91bed5: the two samples (temperatures 0.5 and 1.0) from the RNN-256 LM
+    ("ch1 samples with a speaker line (of 2)", f"{CH1} cell 3f91bed5", "claim", ("==", 2)),
+    ("ch1 share of sampled words seen in training, temperature 0.5 minus 1.0",
+     f"{CH1} cell 3f91bed5", "claim", (">", 0.0)),
     # chapter 2 -- gradient norms at initialisation, cell 7fc5f468 measures, c2652d76 asserts
     ("ch2 RNN ||dL/dh1|| at T=50 / at T=2", f"{CH2} cell c2652d76", "claim", ("<", 1e-9)),
     ("ch2 LSTM ||dL/dc1|| at T=100 / at T=2", f"{CH2} cell c2652d76", "claim", (">", 0.1)),
@@ -127,6 +139,10 @@ QUANTITIES: list[tuple[str, str, str, tuple | None]] = [
     ("ch2 accuracy GRU, update bias 3, T=40", _ACC_CELL, "claim", (">", 0.95)),
     # cell 5ec4becf: assert recall_accuracy(trained LSTM forget bias 3 at T=20) > 0.95
     ("ch2 trained LSTM (forget bias 3) recall at T=20", f"{CH2} cell 5ec4becf", "claim", (">", 0.95)),
+    # cell 5ec4becf: the trained LSTM's target-logit gradient to c_1 (T=100 over T=2), divided by
+    # the untrained LSTM's loss gradient ratio: below 1 means it fell further
+    ("ch2 trained LSTM cell-gradient ratio (T=100 / T=2) over the untrained one's",
+     f"{CH2} cell 5ec4becf", "claim", ("<", 1.0)),
     # chapter 2 -- exploding gradients and clipping, cell beeac953 trains, 777e2ca9 asserts
     ("ch2 no clipping: mean loss of the last 20 steps", f"{CH2} cell 777e2ca9", "claim", (">", LN4)),
     ("ch2 no clipping: accuracy", f"{CH2} cell 777e2ca9", "claim", ("<", 0.6)),
@@ -215,6 +231,17 @@ def chapter1(seed: int, steps: dict, ngram_bpc: dict[int, float], out: dict, ext
     out["ch1 bpc gained by carrying the state"] = reset - carried
     for order in range(2, 8):
         out[f"ch1 RNN-256 bpc (carried) - {order}-gram bpc"] = carried - ngram_bpc[order]
+    out["ch1 bpc drop over the last evaluation interval (state carried)"] = (
+        rnn_lm.stream_bpc[-2] - rnn_lm.stream_bpc[-1])
+    # cell 3f91bed5: the samples of cell ab20bc07
+    train_text = shakespeare_corpus()[0]
+    samples = {t: sample(rnn_lm.model, rnn_lm.vocab, "KING:\n", 300, t,
+                         generator=torch.Generator().manual_seed(seed)) for t in (0.5, 1.0)}
+    vocabulary = set(words_of(train_text))
+    out["ch1 samples with a speaker line (of 2)"] = float(
+        sum(len(speaker_lines(text[len("KING:\n"):])) > 0 for text in samples.values()))
+    out["ch1 share of sampled words seen in training, temperature 0.5 minus 1.0"] = (
+        known_word_share(samples[0.5], vocabulary) - known_word_share(samples[1.0], vocabulary))
     extra["RNN-256 LM seconds"] = rnn_lm.seconds
     extra["RNN-256 LM valid bpc curve (step, reset, carried)"] = list(
         zip(rnn_lm.steps, rnn_lm.valid_bpc, rnn_lm.stream_bpc))
@@ -251,6 +278,9 @@ def chapter2(seed: int, steps: dict, hidden: dict[str, int], out: dict, extra: d
             out[f"ch2 accuracy {label}, T={T}"] = value
     out["ch2 trained LSTM (forget bias 3) recall at T=20"] = recall_accuracy(
         trained["LSTM, forget bias 3", 20], task, 20)
+    after = gradient_norms_vs_length(trained["LSTM, forget bias 3", 20], probe, lengths, "logit")["c"]
+    out["ch2 trained LSTM cell-gradient ratio (T=100 / T=2) over the untrained one's"] = (
+        (after[-1] / after[0]) / (lstm[-1] / lstm[0]))
 
     # cells beeac953 / 777e2ca9: plain SGD on an RNN with doubled recurrent weights
     for label, clip in (("no clipping", None), ("clip at norm 1", 1.0)):
@@ -293,6 +323,7 @@ def run_seed(seed: int, steps: dict, ngram_bpc: dict[int, float],
         chapter2(seed, steps, hidden, out, extra)
         log(f"seed {seed}: chapter 2 done ({time.perf_counter() - start:.0f} s in all)")
     extra["seconds"] = time.perf_counter() - start
+    extra["machine"] = f"{cpu_model()}, torch {torch.__version__}"
     wanted = {name for name, *_ in QUANTITIES if int(name[2]) in chapters}
     missing = sorted(wanted - set(out))
     unknown = sorted(set(out) - wanted)
@@ -336,7 +367,11 @@ def number(x: float) -> str:
     return f"{x:.3e}" if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e4) else f"{x:.4f}"
 
 
-def print_report(summary: dict, seeds: list[int], quick: bool) -> None:
+def print_report(summary: dict, seeds: list[int], quick: bool) -> str:
+    """Print the report (every quantity per seed, and whether its band or claim holds) and
+    return its text."""
+    lines: list[str] = []
+    print = lines.append  # noqa: A001 -- collect, then write once
     if quick:
         print("QUICK RUN: step counts shrunk to check the plumbing; these numbers are NOT "
               "comparable with the recorded ones.")
@@ -359,14 +394,26 @@ def print_report(summary: dict, seeds: list[int], quick: bool) -> None:
     bad = [name for name in judged if not summary[name]["holds"]]
     print(f"\n{len(judged) - len(bad)} of {len(judged)} recorded bands/claims hold for every seed"
           + (f"; outside: {bad}" if bad else "") + ("  (QUICK RUN)" if quick else ""))
+    text = "\n".join(lines)
+    sys.stdout.write(text + "\n")
+    return text
 
 
 def load_per_seed(paths: list[str]) -> tuple[dict[int, dict], bool]:
     """Per-seed values from one or more JSON files this script wrote (``--out``). Files may
     hold different chapters of the same seed (``--chapter``); a quantity measured twice for the
     same seed is an error. Returns ``(per_seed, quick)``."""
+    per_seed, quick, _ = load_runs(paths)
+    return per_seed, quick
+
+
+def load_runs(paths: list[str]) -> tuple[dict[int, dict], bool, dict]:
+    """:func:`load_per_seed` plus what a record needs from the files: ``{"extra": {seed: ...},
+    "steps", "ngram_settings", "ngram_bpc", "budget_hidden_sizes"}`` (the settings from the
+    first file that has them)."""
     per_seed: dict[int, dict] = {}
     quick = False
+    info: dict = {"extra": {}}
     for path in paths:
         data = json.loads(Path(path).read_text())
         quick = quick or bool(data.get("quick"))
@@ -376,7 +423,34 @@ def load_per_seed(paths: list[str]) -> tuple[dict[int, dict], bool]:
             if twice:
                 raise SystemExit(f"error: seed {seed} has {twice[0]!r} in more than one of {paths}")
             row.update(values)
-    return per_seed, quick
+        for seed, extra in (data.get("extra") or {}).items():
+            info["extra"].setdefault(int(seed), {}).update(extra)
+        for key in ("steps", "ngram_settings", "ngram_bpc", "budget_hidden_sizes"):
+            if data.get(key) and key not in info:
+                info[key] = data[key]
+    return per_seed, quick, info
+
+
+def seed_record(per_seed: dict[int, dict], info: dict, quick: bool, report: str) -> dict:
+    """The book's record of the seed spread (``book/results/seeds-rnn-lstm.json``): the values of
+    every seed, the summary (spread, and the band or claim with the seeds it fails for) and the
+    printed report; ``config.machines`` names the machine of every seed."""
+    if quick:
+        raise SystemExit("error: --record refuses a --quick run (its numbers are not the chapters')")
+    summary = {}
+    for name, row in summarize(per_seed).items():
+        summary[name] = {**spread(list(row["values"].values())),
+                         **{k: row[k] for k in ("kind", "where", "recorded", "tol", "claim", "holds",
+                                                "failing_seeds") if k in row}}
+    machines = {str(s): info["extra"].get(s, {}).get("machine", "unknown") for s in sorted(per_seed)}
+    config = {"steps": info.get("steps"), "ngram_settings": info.get("ngram_settings"),
+              "budget_hidden_sizes": info.get("budget_hidden_sizes"), "seeds": sorted(per_seed),
+              "machines": machines,
+              "command": "python scripts/rnn_lstm_seeds.py --chapter {1,2} --seeds ... --out FILE; "
+                         "--summarize FILE... --record book/results/seeds-rnn-lstm.json"}
+    results = {"per_seed": {str(s): per_seed[s] for s in sorted(per_seed)}, "summary": summary,
+               "ngram_bpc": info.get("ngram_bpc"), "report": report}
+    return make_record("seeds-rnn-lstm", "seed-spread", config, results)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -391,16 +465,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--summarize", nargs="+", metavar="JSON", default=None,
                     help="train nothing: print the report for the seeds saved in these --out "
                     "files, judged against the current QUANTITIES table")
+    ap.add_argument("--record", default=None, metavar="PATH",
+                    help="also write the book's record of the seeds to PATH "
+                    "(e.g. book/results/seeds-rnn-lstm.json)")
     args = ap.parse_args(argv)
     if args.summarize:
-        per_seed, quick = load_per_seed(args.summarize)
+        per_seed, quick, info = load_runs(args.summarize)
         known = {name for name, *_ in QUANTITIES}
         complete = {s: v for s, v in per_seed.items() if known <= set(v)}
         partial = sorted(set(per_seed) - set(complete))
         if partial:
             print(f"seeds {partial} lack some quantities; each quantity is summarised over the "
                   "seeds that have it")
-        print_report(summarize(per_seed), sorted(per_seed), quick)
+        report = print_report(summarize(per_seed), sorted(per_seed), quick)
+        if args.record:
+            write_record(seed_record(per_seed, info, quick, report), args.record)
         return 0
     if any(s < 0 for s in args.seeds) or len(set(args.seeds)) != len(args.seeds):
         ap.error(f"--seeds must be distinct non-negative ints, got {args.seeds}")
@@ -430,7 +509,11 @@ def main(argv: list[str] | None = None) -> int:
         per_seed[seed], extras[seed] = run_seed(seed, steps, ngram_bpc, hidden, tuple(args.chapter))
         write(complete=False)
     write(complete=True)
-    print_report(summarize(per_seed), args.seeds, args.quick)
+    report = print_report(summarize(per_seed), args.seeds, args.quick)
+    if args.record:
+        info = {"extra": extras, "steps": steps, "ngram_settings": ngram_picks, "ngram_bpc": ngram_bpc,
+                "budget_hidden_sizes": hidden}
+        write_record(seed_record(per_seed, info, args.quick, report), args.record)
     return 0
 
 

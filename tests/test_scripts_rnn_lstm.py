@@ -164,3 +164,31 @@ def test_rejects_repeated_seeds(capsys):
         load_script().main(["--seeds", "1", "1"])
     assert exc.value.code == 2
     assert "--seeds must be distinct non-negative ints, got [1, 1]" in capsys.readouterr().err
+
+
+def test_summarize_writes_the_books_record(tmp_path):
+    """--record turns saved runs into the record the chapters read: every seed's values, the
+    machine of each seed, and for every judged quantity whether it held."""
+    from companion.experiments.records import read_record
+
+    seeds = load_script()
+    payload = {"quick": False, "per_seed": {"7": _fake_run(seeds, 0.0), "8": _fake_run(seeds, 0.0)},
+               "extra": {"7": {"machine": "cpu A, torch 2.13.0"}, "8": {"machine": "cpu B, torch 2.11.0"}},
+               "steps": seeds.STEPS["full"], "ngram_bpc": {"2": 3.5}}
+    (tmp_path / "runs.json").write_text(json.dumps(payload))
+    path = tmp_path / "seeds-rnn-lstm.json"
+    assert seeds.main(["--summarize", str(tmp_path / "runs.json"), "--record", str(path)]) == 0
+    record = read_record(path)
+    assert record["config"]["machines"] == {"7": "cpu A, torch 2.13.0", "8": "cpu B, torch 2.11.0"}
+    assert set(record["results"]["per_seed"]) == {"7", "8"}
+    check_name = next(q[0] for q in seeds.QUANTITIES if q[2] == "check")
+    row = record["results"]["summary"][check_name]
+    assert row["holds"] is True and row["n"] == 2 and row["failing_seeds"] == []
+    assert "hold for every seed" in record["results"]["report"]
+
+
+def test_record_refuses_a_quick_run(tmp_path):
+    seeds = load_script()
+    (tmp_path / "q.json").write_text(json.dumps({"quick": True, "per_seed": {"0": _fake_run(seeds, 0.0)}}))
+    with pytest.raises(SystemExit, match="refuses a --quick run"):
+        seeds.main(["--summarize", str(tmp_path / "q.json"), "--record", str(tmp_path / "r.json")])
