@@ -5,13 +5,13 @@ import torch
 
 from companion.decoding.search import beam_search, exhaustive_search, greedy_search
 from companion.errors import DataError
-from companion.experiments.toy import SEED000_RECORDED, ToySeq2Seq, seed000_lines, source, words
+from companion.experiments.toy import HAND_SET_TOY_RECORDED, ToySeq2Seq, hand_set_toy_lines, source, words
 
 
 def test_the_17_recorded_lines_are_reproduced_exactly():
-    lines = seed000_lines()
-    assert len(lines) == len(SEED000_RECORDED) == 17
-    for got, recorded in zip(lines, SEED000_RECORDED):
+    lines = hand_set_toy_lines()
+    assert len(lines) == len(HAND_SET_TOY_RECORDED) == 17
+    for got, recorded in zip(lines, HAND_SET_TOY_RECORDED):
         assert got == recorded
 
 

@@ -305,6 +305,115 @@ def greedy_search(
 
 
 # ----------------------------------------------------------------------------- beam search
+@dataclass
+class BeamStep:
+    """What one step of beam search decides for ``A`` sentences of ``k`` live hypotheses each.
+
+    Attributes:
+        finished: ``(A, k)`` log-probability of the EOS extension of each live hypothesis that
+            finishes at this step; ``-inf`` where none does.
+        scores: ``(A, k)`` log-probabilities of the ``k`` extensions that stay live, best first.
+        beam: ``(A, k)`` which live hypothesis each of them extends (its row in ``0..k-1``).
+        token: ``(A, k)`` the token each of them appends (never EOS, BOS or PAD).
+        in_top_k: ``(A, k)`` whether each of them ranks among the ``k`` best extensions of the
+            step, EOS extensions included (what ``finish_rule="top_k"`` keeps at the length limit).
+    """
+
+    finished: torch.Tensor
+    scores: torch.Tensor
+    beam: torch.Tensor
+    token: torch.Tensor
+    in_top_k: torch.Tensor
+
+
+def beam_step(scores: torch.Tensor, log_probs: torch.Tensor, *,
+              finish_rule: Literal["top_k", "every"] = "top_k",
+              only_eos: torch.Tensor | None = None) -> BeamStep:
+    """One step of beam search: extend, finish, select.
+
+    ``scores`` ``(A, k)`` are the log-probabilities of the live hypotheses (``-inf`` in an empty
+    slot), ``log_probs`` ``(A * k, V)`` the model's next-token log-probabilities after each of
+    them. Every hypothesis is extended by every token; an extension's score is its parent's plus
+    the token's log-probability. EOS extensions finish (all of them under ``"every"``; under
+    ``"top_k"`` those among the sentence's ``k`` best extensions) and the ``k`` best extensions
+    that do not end in EOS stay live. ``only_eos`` ``(A,)`` marks sentences at their last
+    allowed step under ``at_limit="eos"``: there only EOS may be chosen.
+    """
+    A, k = scores.shape
+    V = log_probs.shape[-1]
+    # extend every hypothesis by every token: (A, k, V) log-probabilities, BOS and PAD banned
+    cand = ban_tokens(scores.unsqueeze(-1) + log_probs.view(A, k, V), inplace=True)
+    if only_eos is not None:
+        _only_eos(cand, only_eos.view(A, 1).expand(A, k))
+    eos_logp = cand[:, :, EOS]  # (A, k)
+    # the 2k best extensions of each sentence hold at least k that do not end in EOS (one EOS per beam)
+    top_val, top_idx = cand.view(A, k * V).topk(min(2 * k, k * V), dim=1)
+    top_eos = (top_idx % V) == EOS
+
+    # which EOS extensions finish
+    if finish_rule == "every":
+        take = torch.isfinite(eos_logp)
+    else:  # those among the k best extensions
+        hit = (top_eos[:, :k] & torch.isfinite(top_val[:, :k])).to(torch.int64)
+        take = torch.zeros((A, k), dtype=torch.int64, device=scores.device)
+        take = take.scatter_add_(1, top_idx[:, :k] // V, hit) > 0
+
+    # the k best extensions that do not end in EOS stay live (a stable sort keeps them in order)
+    pick = torch.sort(top_eos.to(torch.int8), dim=1, stable=True).indices[:, :k]
+    flat = top_idx.gather(1, pick)
+    return BeamStep(finished=eos_logp.masked_fill(~take, NEG_INF), scores=top_val.gather(1, pick),
+                    beam=flat // V, token=flat % V, in_top_k=pick < k)
+
+
+class FinishedHypotheses:
+    """The ``nbest`` best finished (or truncated) hypotheses of each of ``B`` sentences, ranked
+    by ``log_prob / lp(|Y|)``: scores, log-probabilities, lengths and truncation flags ``(B, n)``,
+    tokens ``(B, n, L)`` padded with PAD, and how many hypotheses each sentence has finished."""
+
+    def __init__(self, B: int, n: int, L: int, penalty, dtype: torch.dtype, device: torch.device) -> None:
+        self.n, self.L, self.penalty, self.device = n, L, penalty, device
+        self.score = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
+        self.logp = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
+        self.length = torch.zeros((B, n), dtype=torch.long, device=device)
+        self.truncated = torch.zeros((B, n), dtype=torch.bool, device=device)
+        self.tokens = torch.full((B, n, L), PAD, dtype=torch.long, device=device)
+        self.count = torch.zeros(B, dtype=torch.long, device=device)
+
+    def add(self, sentences: torch.Tensor, logp: torch.Tensor, tokens: torch.Tensor, length: int,
+            truncated: bool) -> None:
+        """Merge ``logp`` ``(R, k)`` (``-inf`` where nothing ends) and ``tokens`` ``(R, k, L)``
+        of hypotheses of ``length`` tokens into the lists of ``sentences`` ``(R,)``."""
+        R, k, n = sentences.numel(), logp.shape[1], self.n
+        new_score = logp / self.penalty(float(length))  # the length penalty ranks finished hypotheses
+        fields = {"score": new_score, "logp": logp,
+                  "length": torch.full((R, k), length, device=self.device),
+                  "truncated": torch.full((R, k), truncated, device=self.device), "tokens": tokens}
+        merged = {name: torch.cat([getattr(self, name)[sentences], new], dim=1) for name, new in fields.items()}
+        # stable sort: earlier (shorter) hypotheses win ties, and finished before truncated
+        order = torch.sort(merged["score"], dim=1, descending=True, stable=True).indices[:, :n]
+        for name in ("score", "logp", "length", "truncated"):
+            getattr(self, name)[sentences] = merged[name].gather(1, order)
+        self.tokens[sentences] = merged["tokens"].gather(1, order.unsqueeze(-1).expand(R, n, self.L))
+        self.count[sentences] += torch.isfinite(logp).sum(dim=1)
+
+    def hypotheses(self) -> list[list[Hypothesis]]:
+        """Per sentence, its finished :class:`Hypothesis` list, best first."""
+        fs, fl, fn = self.score.tolist(), self.logp.tolist(), self.length.tolist()
+        ft, fc = self.tokens.tolist(), self.truncated.tolist()
+        return [[Hypothesis(tuple(ft[b][j][: fn[b][j]]), fs[b][j], fl[b][j], truncated=fc[b][j])
+                 for j in range(self.n) if math.isfinite(fs[b][j])] for b in range(len(fs))]
+
+
+def _padded(history: torch.Tensor, L: int, last: int | None = None) -> torch.Tensor:
+    """Token histories ``(R, k, t)`` padded to ``(R, k, L)`` with PAD, ``last`` appended first."""
+    R, k, t = history.shape
+    out = torch.full((R, k, L), PAD, dtype=torch.long, device=history.device)
+    out[:, :, :t] = history
+    if last is not None:
+        out[:, :, t] = last
+    return out
+
+
 def beam_search(
     model: Any,
     src: torch.Tensor,
@@ -330,7 +439,7 @@ def beam_search(
       extension finishes only when it ranks among the sentence's ``beam_size`` best extensions
       at that step; with ``beam_size=1`` this is exactly greedy search;
     - ``finish_rule="every"``: every EOS extension of a live hypothesis is kept (the rule of
-      the seed-000 verification script).
+      hand-set toy's published numbers, chapter 3).
 
     At a sentence's last allowed step (its length limit, :func:`max_lengths`) nothing stays
     live. With ``at_limit="truncate"`` EOS extensions finish by the rule above, and the live
@@ -390,114 +499,59 @@ def beam_search(
         prev = torch.full((B * k,), BOS, dtype=torch.long, device=device)
         alive = torch.arange(B)  # original sentence index of each live sentence (CPU)
         scores: torch.Tensor | None = None  # (A, k) log-probabilities of the live hypotheses
-        history = torch.zeros((B, k, 0), dtype=torch.long, device=device)  # (A, k, t-1)
-        fin_score = fin_logp = None  # (B, n) each, created with the model's dtype
-        fin_tokens = torch.full((B, n, L), PAD, dtype=torch.long, device=device)
-        fin_len = torch.zeros((B, n), dtype=torch.long, device=device)
-        fin_cut = torch.zeros((B, n), dtype=torch.bool, device=device)  # truncated at the limit
-        fin_count = torch.zeros(B, dtype=torch.long, device=device)
-
-        def keep_best(rows: torch.Tensor, new_logp: torch.Tensor, new_tokens: torch.Tensor, t: int,
-                      cut: bool) -> None:
-            """Merge ``new_logp`` ``(R, k)`` (-inf where nothing ends) of live sentences ``rows``
-            ``(R,)``, all of length ``t``, into their ``nbest`` lists."""
-            R = rows.numel()
-            new_score = new_logp / lp(float(t))
-            idx = alive.to(device)[rows]
-            all_score = torch.cat([fin_score[idx], new_score], dim=1)  # (R, n + k)
-            all_logp = torch.cat([fin_logp[idx], new_logp], dim=1)
-            all_len = torch.cat([fin_len[idx], torch.full((R, k), t, device=device)], dim=1)
-            all_cut = torch.cat([fin_cut[idx], torch.full((R, k), cut, device=device)], dim=1)
-            all_tokens = torch.cat([fin_tokens[idx], new_tokens], dim=1)
-            # stable sort: earlier (shorter) hypotheses win ties, and finished before truncated
-            order = torch.sort(all_score, dim=1, descending=True, stable=True).indices[:, :n]
-            fin_score[idx] = all_score.gather(1, order)
-            fin_logp[idx] = all_logp.gather(1, order)
-            fin_len[idx] = all_len.gather(1, order)
-            fin_cut[idx] = all_cut.gather(1, order)
-            fin_tokens[idx] = all_tokens.gather(1, order.unsqueeze(-1).expand(R, n, L))
-            fin_count[idx] += torch.isfinite(new_logp).sum(dim=1)
+        history = torch.zeros((B, k, 0), dtype=torch.long, device=device)  # (A, k, t-1) their tokens
+        finished: FinishedHypotheses | None = None
 
         for t in range(1, L + 1):
             log_probs, state = model.step(prev, state)
-            A = alive.numel()
-            V = log_probs.shape[-1]
+            A, V = alive.numel(), log_probs.shape[-1]
             if V < 4 + 1:
                 raise ConfigError(f"decode: the model's vocabulary ({V}) has no token besides the specials")
-            if scores is None:
-                dtype = log_probs.dtype
-                scores = torch.full((B, k), NEG_INF, dtype=dtype, device=device)
-                scores[:, 0] = 0.0  # one live hypothesis (the empty one) per sentence
-                fin_score = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
-                fin_logp = torch.full((B, n), NEG_INF, dtype=dtype, device=device)
+            if scores is None:  # one live hypothesis per sentence, the empty one
+                scores = torch.full((B, k), NEG_INF, dtype=log_probs.dtype, device=device)
+                scores[:, 0] = 0.0
+                finished = FinishedHypotheses(B, n, L, lp, log_probs.dtype, device)
+            sentences = alive.to(device)
             lim = limits[alive].to(device)  # (A,)
-            cand = ban_tokens(scores.unsqueeze(-1) + log_probs.view(A, k, V), inplace=True)  # (A, k, V)
-            if at_limit == "eos":
-                _only_eos(cand, (lim == t).view(A, 1).expand(A, k))
-            eos_logp = cand[:, :, EOS]  # (A, k)
-            # the 2k best extensions hold at least k that do not end in EOS (one EOS per beam)
-            top_val, top_idx = cand.view(A, k * V).topk(min(2 * k, k * V), dim=1)
-            top_eos = (top_idx % V) == EOS
+            step = beam_step(scores, log_probs, finish_rule=finish_rule,
+                             only_eos=(lim == t) if at_limit == "eos" else None)
 
-            # -- hypotheses that end here
-            if finish_rule == "every":
-                take = torch.isfinite(eos_logp)
-            else:  # EOS extensions among the k best extensions
-                hit = (top_eos[:, :k] & torch.isfinite(top_val[:, :k])).to(torch.int64)
-                take = torch.zeros((A, k), dtype=torch.int64, device=device)
-                take = take.scatter_add_(1, top_idx[:, :k] // V, hit) > 0
-            rows = take.any(dim=1).nonzero().squeeze(1)
+            # -- hypotheses that end here with EOS
+            rows = torch.isfinite(step.finished).any(dim=1).nonzero().squeeze(1)
             if rows.numel() > 0:
-                new_tokens = torch.full((rows.numel(), k, L), PAD, dtype=torch.long, device=device)
-                new_tokens[:, :, : t - 1] = history[rows]
-                new_tokens[:, :, t - 1] = EOS
-                keep_best(rows, eos_logp[rows].masked_fill(~take[rows], NEG_INF), new_tokens, t, cut=False)
+                finished.add(sentences[rows], step.finished[rows], _padded(history[rows], L, last=EOS), t,
+                             truncated=False)
 
-            # -- hypotheses that stay live: the k best extensions not ending in EOS
-            pick = torch.sort(top_eos.to(torch.int8), dim=1, stable=True).indices[:, :k]
-            scores = top_val.gather(1, pick)  # (A, k), best first
-            flat = top_idx.gather(1, pick)
-            beam = flat // V
-            token = flat % V
-            history = torch.cat([history.gather(1, beam.unsqueeze(-1).expand(A, k, t - 1)),
-                                 token.unsqueeze(-1)], dim=2)
+            # -- the live hypotheses and their tokens
+            scores = step.scores
+            history = torch.cat([history.gather(1, step.beam.unsqueeze(-1).expand(A, k, t - 1)),
+                                 step.token.unsqueeze(-1)], dim=2)
 
             # -- at the length limit, what would stay live ends here, truncated
             rows = (lim == t).nonzero().squeeze(1) if at_limit == "truncate" else None
             if rows is not None and rows.numel() > 0:
                 cut = torch.isfinite(scores[rows])
                 if finish_rule == "top_k":
-                    cut &= pick[rows] < k  # among the k best extensions
-                new_tokens = torch.full((rows.numel(), k, L), PAD, dtype=torch.long, device=device)
-                new_tokens[:, :, :t] = history[rows]
-                keep_best(rows, scores[rows].masked_fill(~cut, NEG_INF), new_tokens, t, cut=True)
+                    cut &= step.in_top_k[rows]
+                finished.add(sentences[rows], scores[rows].masked_fill(~cut, NEG_INF), _padded(history[rows], L), t,
+                             truncated=True)
 
-            # -- which sentences are done
+            # -- which sentences are done: no live hypothesis can beat the nbest-th finished one
             best_live = scores[:, 0]
             bound = best_live / lp(lim.to(scores.dtype))
-            done = (lim <= t) | ~torch.isfinite(best_live) | (fin_score[alive.to(device), n - 1] >= bound)
+            done = (lim <= t) | ~torch.isfinite(best_live) | (finished.score[sentences, n - 1] >= bound)
             if finish_rule == "top_k":
-                done |= fin_count[alive.to(device)] >= k
+                done |= finished.count[sentences] >= k
             keep = ~done
             if not bool(keep.any()):
                 break
-            rows = (torch.arange(A, device=device).unsqueeze(1) * k + beam)[keep].reshape(-1)
+            rows = (torch.arange(A, device=device).unsqueeze(1) * k + step.beam)[keep].reshape(-1)
             state = model.reorder_state(state, rows)
-            prev = token[keep].reshape(-1)
+            prev = step.token[keep].reshape(-1)
             scores, history = scores[keep], history[keep]
             alive = alive[keep.cpu()]
 
-    out: list[list[Hypothesis]] = []
-    fs, fl, fn, ft = fin_score.tolist(), fin_logp.tolist(), fin_len.tolist(), fin_tokens.tolist()
-    fc = fin_cut.tolist()
-    for b in range(B):
-        hyps = [
-            Hypothesis(tuple(ft[b][j][: fn[b][j]]), fs[b][j], fl[b][j], truncated=fc[b][j])
-            for j in range(n)
-            if math.isfinite(fs[b][j])
-        ]
-        out.append(hyps)
-    return out
+    return finished.hypotheses()
 
 
 # ----------------------------------------------------------------------------- exhaustive
@@ -619,6 +673,9 @@ __all__ = [
     "NEVER_GENERATED",
     "ban_tokens",
     "beam_search",
+    "beam_step",
+    "BeamStep",
+    "FinishedHypotheses",
     "greedy_search",
     "exhaustive_search",
     "score_sequences",

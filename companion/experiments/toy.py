@@ -1,13 +1,15 @@
-"""The hand-set encoder-decoder of seed document 000, rebuilt from the package's parts.
+"""A hand-set encoder-decoder (seed document 000's), rebuilt from the package's parts.
 
 A two-cell peephole LSTM encoder (Graves 2013, :class:`~companion.models.lstm.PeepholeLSTMCell`)
 reads a three-word source language ``{A, B, <EOS>}``; a second peephole LSTM decodes into the
 target language ``{W, X, <EOS>}`` through a softmax that also has a (never chosen) ``<BOS>``
 entry. All parameters are fixed numbers (the document's; its decoder's weights are the
 encoder's scaled by 0.8, biases unscaled), everything runs in float64, and
-:func:`seed000_lines` prints the 17 lines the document recorded -- the final states for the
-forward and reversed source, the last gates, one decoder step, the probability of ``W <EOS>``,
-and the best output by exhaustive search and by beam search of width 2.
+:func:`hand_set_toy_lines` prints the 17 lines the document published -- the final states for
+the forward and reversed source, the last gates, one decoder step, the probability of
+``W <EOS>``, and the best output by exhaustive search and by beam search of width 2. The document
+computed them with the Python 3.9.6 standard library (double precision); the package reproduces
+them with torch in float64, and :data:`HAND_SET_TOY_RECORDED` keeps them for comparison.
 
 Token ids follow the project's convention (PAD=0, BOS=1, EOS=2, UNK=3); the words come after:
 source ``A=4, B=5``, target ``W=4, X=5``. PAD and UNK get a logit of ``-inf``, so the softmax is
@@ -61,7 +63,7 @@ def _toy_cell(scale: float) -> PeepholeLSTMCell:
 
 
 class ToySeq2Seq(nn.Module):
-    """The seed-000 encoder-decoder: embeddings (6, 2), two peephole LSTM cells (H = 2) and
+    """The hand-set encoder-decoder: embeddings (6, 2), two peephole LSTM cells (H = 2) and
     a linear softmax layer, float64, with the decoding interface of :mod:`companion.decoding`
     (``encode`` / ``step`` / ``reorder_state``; the state is ``(h, c)``, each ``(N, 2)``)."""
 
@@ -136,8 +138,9 @@ def words(hyp: Hypothesis) -> str:
     return ",".join(TGT_WORDS[t] for t in hyp.tokens)
 
 
-def seed000_lines(model: ToySeq2Seq | None = None) -> list[str]:
-    """The 17 lines recorded by seed document 000, computed with the package."""
+def hand_set_toy_lines(model: ToySeq2Seq | None = None) -> list[str]:
+    """The 17 lines the hand-set toy's document published, computed with the package (torch,
+    float64): compare them with :data:`HAND_SET_TOY_RECORDED`."""
     model = model or ToySeq2Seq()
     W = TGT_IDS["W"]
     with torch.no_grad():
@@ -174,8 +177,9 @@ def seed000_lines(model: ToySeq2Seq | None = None) -> list[str]:
     ]
 
 
-#: what seed document 000 recorded (Python 3.9.6, standard library)
-SEED000_RECORDED = """\
+#: the 17 lines seed document 000 published for the hand-set toy, computed there with the Python
+#: 3.9.6 standard library
+HAND_SET_TOY_RECORDED = """\
 encoder_forward_h=-0.010396,0.060875
 encoder_reversed_h=0.026832,0.052776
 encoder_forward_c=-0.019560,0.122713
@@ -195,4 +199,4 @@ exhaustive_best=<EOS> logp=-1.206681609
 beam2_best=<EOS> logp=-1.206681609""".splitlines()
 
 
-__all__ = ["ToySeq2Seq", "seed000_lines", "SEED000_RECORDED", "source", "words", "SRC_IDS", "TGT_IDS"]
+__all__ = ["ToySeq2Seq", "hand_set_toy_lines", "HAND_SET_TOY_RECORDED", "source", "words", "SRC_IDS", "TGT_IDS"]
