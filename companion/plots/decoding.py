@@ -109,7 +109,9 @@ def plot_valid_curves(
     histories: Mapping[str, Sequence[Mapping[str, Any]]], ax: Any = None, key: str = "valid_ppl",
     *, title: str | None = None,
 ) -> Any:
-    """One line per run of ``key`` (default validation perplexity) against the training step.
+    """One line per run of ``key`` (default validation perplexity) against the training step,
+    on a log axis whose ticks are plain numbers (1, 2, 5 times each power of ten), with the last
+    value of each run written at the end of its line.
 
     ``histories`` maps a run name to its evaluation records, e.g. ``History.valid`` of
     :class:`companion.training.Trainer` (dicts with ``step`` and ``key``).
@@ -118,16 +120,27 @@ def plot_valid_curves(
         raise DataError("plot_valid_curves: no runs to plot")
     from companion.plots.palette import colours_for
 
+    from matplotlib.ticker import FuncFormatter, LogLocator
+
+    from companion.plots.gradients import _label_end, _room_for_end_labels, _short
+
     ax = _axes(ax)
     colours = colours_for(list(histories))
     for name, records in histories.items():
         if not records or key not in records[0]:
             raise DataError(f"plot_valid_curves: run {name!r} has no {key!r} records")
-        ax.plot([r["step"] for r in records], [r[key] for r in records], marker="o", ms=3, label=name,
-                color=colours[name])
+        steps, values = [r["step"] for r in records], [r[key] for r in records]
+        ax.plot(steps, values, marker="o", ms=3, label=name, color=colours[name])
+        _label_end(ax, steps[-1], values[-1], _short(values[-1]), colours[name])
     ax.set_xlabel("training step")
     ax.set_ylabel("validation perplexity" if key == "valid_ppl" else key)
     ax.set_yscale("log")
+    # plain numbers at 1, 2 and 5 times each power of ten (not 3x10^0), so a short range still
+    # gets labelled ticks; the last value of every curve is written at its end
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+    _room_for_end_labels(ax)
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
