@@ -76,11 +76,11 @@ bench: $(STAMP)
 # The records behind book/results/, with the arguments they were made with, one process at a time
 # on one thread. Every run of at most about two CPU-minutes gets five seeds (the fewest for which
 # a paired claim can reach p <= 0.05). Estimated CPU time of the whole target, from the recorded
-# training times on AMD EPYC (evaluation adds seconds per model): about 5.5 CPU-hours --
+# training times on AMD EPYC (evaluation adds seconds per model): about 6 CPU-hours --
 # decoding alpha 5 min, long runs 5 x ~18 = 90 min, lexicon budget 15 min, learning-rate search
-# 35 min, seeds-seq2seq 18 min, seeds-attention (RNNencdec also trained to its validation plateau,
-# at most 6000 steps) <= 60 min, attention scoring 21 min, seeds-transformer 11 min, Transformer
-# ablations (7 variants) 75 min. Make the records from a clean commit: a record made from a dirty
+# 35 min, seeds-seq2seq 18 min, seeds-attention <= 90 min (RNNencdec also trained to its
+# validation plateau, at most 10,000 steps: 5200 steps, 6 CPU-min, at seed 0), attention scoring
+# 21 min, seeds-transformer 11 min, Transformer ablations (7 variants) 75 min. Make the records from a clean commit: a record made from a dirty
 # tree is marked "+dirty" (see companion.experiments.records.git_state).
 # Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py (about 4 CPU-minutes per seed;
 # its docstring shows how to run seeds in parallel and merge them).
