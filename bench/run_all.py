@@ -58,7 +58,7 @@ FAMILIES = ("seq2seq", "rnnsearch", "rnnencdec", "transformer")
 
 #: the scripts in bench/ that this driver runs
 SCRIPTS = ("kosynth.py", "cells.py", "decode.py", "attention.py", "transformer.py", "mfu.py",
-           "chapters.py")
+           "chapters.py", "data.py")
 #: scripts in bench/ that this driver does not run, and why
 EXCLUDED = {
     "run_all.py": "this driver",
@@ -137,6 +137,7 @@ def plan(quick: bool, with_chapters: bool, notebooks: list[Path] | None = None) 
     q = quick
     jobs = [
         Job("bench/kosynth.py", py("kosynth.py", *(["--size", "2000"] if q else [])), "kosynth", 30),
+        Job("bench/data.py", py("data.py", *(["--quick"] if q else [])), "data", 1200),
         Job("bench/cells.py", py("cells.py", "--threads", "1", "--device", "cpu",
                                  *(["--batch", "4", "--steps", "10", "--size", "32", "--repeat", "1"] if q else [])),
             "cells", 20),
@@ -216,6 +217,24 @@ def required_keys(jobs: list[Job]) -> list[Key]:
             ref_key="kosynth_plain_write_pairs_per_s"),
         Key("kosynth_pairs_per_cpu_s", "bench/kosynth.py", "pairs/CPU-s",
             "write_corpus per CPU second", ref_text="goal: 100,000 pairs in <= 30 s = 3,333 pairs/s"),
+        # the data path at two corpus sizes (bench/data.py: data_small_pairs, data_large_pairs)
+        Key("data_gen_rss_mib_large", "bench/data.py", "MiB",
+            "generate-data at the large size, peak RSS (streaming writer)", ref_key="data_gen_rss_mib_small"),
+        Key("data_gen_s_per_mpairs", "bench/data.py", "s per 1M pairs",
+            "generate-data at the large size, wall time per million pairs", ref_text="-"),
+        Key("data_first_start_rss_mib_large", "bench/data.py", "MiB",
+            "first start of train at the large size (vocabularies from a sample, encoding into "
+            "RUN/data-bin, 5 steps), peak RSS", ref_key="data_first_start_rss_mib_small"),
+        Key("data_first_start_s_per_mpairs", "bench/data.py", "s per 1M pairs",
+            "first start of train at the large size, wall time per million pairs", ref_text="-"),
+        Key("data_second_start_rss_mib_large", "bench/data.py", "MiB",
+            "second start (train --resume: corpus hashed, cache mapped, 1 step) at the large size, "
+            "peak RSS", ref_key="data_second_start_rss_mib_small"),
+        Key("data_second_start_s_large", "bench/data.py", "s",
+            "second start at the large size, wall time", ref_text="target: < 10 s at 2,000,000 pairs"),
+        Key("data_train_tokens_per_s_mapped", "bench/data.py", "tokens/CPU-s",
+            "cpu/transformer Trainer steps from the memory-mapped corpus (same batches)",
+            ref_key="data_train_tokens_per_s_memory"),
         # the machine and MFU
         Key("matmul_flops_per_s", "bench/mfu.py", "FLOP/s",
             "float32 square matmul on one thread (best of 5, CPU time): the denominator of MFU",

@@ -118,6 +118,12 @@ BAD = [
     ("train --config {cfg} --data {emptyvalid} --out {missing}", "valid.ko: the valid split is empty (no ko-en pairs)"),
     ("train --config transformer --data {data} --out {missing}",
      "transformer: config file not found, nor a preset (did you mean cpu/transformer or gpu/transformer?)"),
+    # prepare
+    ("prepare --config {cfg} --data {missing} --out {missing}", "missing: data directory not found"),
+    ("prepare --config {cfg} --data {data} --out /proc/nope", "--out /proc/nope: cannot write into the directory"),
+    ("prepare --config {cfg} --data {data} --out {missing} --threads 0", "--threads must be an integer >= 1, got 0"),
+    ("prepare --config {cfg} --data {novalid} --out {missing}", "valid.ko: file not found"),
+    ("prepare --config {cfg} --data {data} --out {run}", "the run was trained with other settings"),
     # presets
     ("presets --path gpu/lstm", "gpu/lstm: config file not found, nor a preset (the presets are cpu/rnnencdec"),
     ("presets --bogus", "unrecognized arguments: --bogus"),

@@ -42,6 +42,7 @@ def test_every_command_in_the_table_is_real(name, capsys):
 REQUIRED = {
     "generate-data": ["--out", "x"],
     "train": ["--config", "c.yaml", "--data", "d", "--out", "r"],
+    "prepare": ["--config", "c.yaml", "--data", "d", "--out", "r"],
     "translate": ["--checkpoint", "c.pt"],
     "evaluate": ["--checkpoint", "c.pt", "--data", "d"],
     "average": ["--inputs", "a.pt", "b.pt", "--out", "avg.pt"],

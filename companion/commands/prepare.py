@@ -33,13 +33,16 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from companion.training import checkpoint as ckpt_io
     from companion.training.distributed import DistInfo
-    from companion.training.rundata import CACHE_DIR, VOCAB_RECORD, prepare_data
+    from companion.data.parallel import split_files
+    from companion.training.rundata import CACHE_DIR, VOCAB_RECORD, check_split, prepare_data
     from companion.training.rundir import check_resume, prepare_vocabs
 
     t0 = time.perf_counter()
     cfg = load_config(args.config, list(args.overrides))
     check_int("--threads", args.threads, 1)
     check_input_dir("--data", args.data, "data directory")
+    split_files(args.data, "train", cfg.data.src_lang, cfg.data.tgt_lang)  # both splits: before anything is written
+    check_split(cfg, args.data, "valid")
     run_dir = Path(args.out)
     check_output_dir("--out", run_dir)
     last = run_dir / "checkpoint-last.pt"
