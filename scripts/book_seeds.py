@@ -122,12 +122,10 @@ def run(recipes: list[str], seeds: list[int], *, ensemble: bool, quick: bool) ->
         for k, v in metrics.get("challenges", {}).items():
             summary[name][f"challenge_{k}"] = spread([per_seed[str(s)][name]["challenges"][k]["accuracy"]
                                                       for s in seeds])
-    if len(recipes) == 2:  # the paired difference, seed by seed (what a claim "B beats A" needs)
-        a, b = recipes
-        for k in ("test_bleu", "valid_ppl", "test_bleu_10_words_or_less"):
-            diffs = [per_seed[str(s)][b][k] - per_seed[str(s)][a][k] for s in seeds]
-            summary[f"{b} - {a}"] = summary.get(f"{b} - {a}", {})
-            summary[f"{b} - {a}"][k] = spread(diffs)
+    a = recipes[0]
+    for b in recipes[1:]:  # differences against the first recipe, seed by seed
+        summary[f"{b} - {a}"] = {k: spread([per_seed[str(s)][b][k] - per_seed[str(s)][a][k] for s in seeds])
+                                 for k in ("test_bleu", "valid_ppl", "test_bleu_10_words_or_less")}
     config = {"regime": dataclasses.asdict(data.regime),
               "recipes": {n: dataclasses.asdict(s) for n, s in specs.items()},
               "seeds": seeds, "ensemble": ensemble, "quick": quick, "threads": torch.get_num_threads(),
