@@ -1,4 +1,5 @@
-# Two commands on a fresh clone with nothing but Python 3.11 (>= 3.10) installed:
+# Two commands on a fresh clone with nothing but Python 3.11 installed (or newer: the pins of
+# constraints.txt need >= 3.11; the package alone installs on 3.10):
 #   make book   build the HTML book, executing the chapters (cached: a second run is fast)
 #   make test   unit tests, nbval over every chapter, a book build from the checked outputs,
 #               and the built-HTML + headless-browser checks

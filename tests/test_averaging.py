@@ -17,7 +17,7 @@ from companion.commands import average as average_command
 from companion.errors import CheckpointError, ConfigError
 from companion.models.transformer import Transformer
 from companion.training.averaging import average_checkpoints, last_checkpoints, save_average
-from companion.training.checkpoint import atomic_save, vocab_entry
+from companion.training.checkpoint import save_checkpoint, vocab_entry
 
 MODEL = {"name": "transformer", "d_model": 8, "num_heads": 2, "num_encoder_layers": 1,
          "num_decoder_layers": 1, "d_ff": 12}
@@ -30,7 +30,7 @@ def _ckpt(path: Path, seed: int, step: int, model: dict | None = None, tgt_vocab
     torch.manual_seed(seed)
     net = Transformer(9, 9, **{k: v for k, v in model.items() if k != "name"})
     state = {**net.state_dict(), "counter": torch.tensor([step]), **(extra or {})}
-    atomic_save({"model": state, "optimizer": {}, "scheduler": {}, "step": step, "epoch": 0, "rng": {},
+    save_checkpoint({"model": state, "optimizer": {}, "scheduler": {}, "step": step, "epoch": 0, "rng": {},
                  "config": {"model": dict(model)}, "vocab": {"src": vocab_entry(b"src"),
                                                             "tgt": vocab_entry(tgt_vocab)}}, path)
     return path
@@ -73,7 +73,7 @@ def test_checkpoints_that_do_not_belong_together_are_refused(tmp_path):
                                               r"checkpoints of one model can be averaged$"):
         average_checkpoints([a, wider])
     family = dict(torch.load(a, weights_only=True), config={"model": {"name": "seq2seq", "hidden_size": 8}})
-    atomic_save(family, tmp_path / "family.pt")  # another family: named by model.name, not its first other key
+    save_checkpoint(family, tmp_path / "family.pt")  # another family: named by model.name, not its first other key
     with pytest.raises(CheckpointError, match=r"family\.pt: model\.name is 'seq2seq' but 'transformer' in .*a\.pt"):
         average_checkpoints([a, tmp_path / "family.pt"])
     vocab = _ckpt(tmp_path / "vocab.pt", seed=0, step=2, tgt_vocab=b"other")

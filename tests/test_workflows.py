@@ -9,6 +9,7 @@ skipped, and this module says so with a warning.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -113,6 +114,25 @@ def test_test_workflow_runs_make_test_on_push_and_pull_requests():
     assert "apt-get install" in script and "chromium" in script
     keys = cache_keys(wf)
     assert keys and all("hashFiles('pyproject.toml', 'constraints.txt')" in k for k in keys)
+
+
+def test_test_workflow_runs_the_unit_tests_on_the_oldest_and_newest_torch():
+    """The torch range pyproject.toml declares is tested at both ends: its floor with the oldest
+    Python and NumPy the package declares, and the newest torch CPU wheel (unpinned)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    torch_floor = re.search(r'"torch>=([\d.]+)"', text).group(1)
+    python_floor = re.search(r'requires-python = ">=([\d.]+)"', text).group(1)
+    job = load("test.yml")["jobs"]["torch-range"]
+    legs = {leg["name"]: leg for leg in job["strategy"]["matrix"]["include"]}
+    assert set(legs) == {"oldest", "newest"}
+    assert re.fullmatch(rf"torch=={re.escape(torch_floor)}(\.\d+)*", legs["oldest"]["torch"])
+    assert legs["oldest"]["python"] == python_floor
+    numpy_floor = re.search(r'"numpy>=([\d.]+)"', text).group(1)
+    assert re.fullmatch(rf"numpy=={re.escape(numpy_floor)}(\.\d+)*", legs["oldest"]["numpy"])
+    assert legs["newest"]["torch"] == "torch"  # whatever is newest on the CPU index
+    script = "\n".join(step.get("run", "") for step in job["steps"])
+    assert "--index-url https://download.pytorch.org/whl/cpu" in script  # CPU wheels, not GBs of CUDA
+    assert "pytest tests" in script and "not builtbook" in script
 
 
 def test_book_workflow_publishes_to_pages():

@@ -15,9 +15,9 @@ with ``torch.load(path, weights_only=True)`` (this package never unpickles arbit
                                   :mod:`companion.training.resume`)
 
 A vocabulary is ``bytes`` in memory but a ``uint8`` tensor on disk (:func:`save_checkpoint`
-packs it, :func:`load_checkpoint` unpacks it): torch before 2.6 refuses Python ``bytes`` under
-``weights_only=True`` ("Unsupported class _codecs.encode", seen with torch 2.2-2.4), and a tensor
-loads everywhere. Checkpoints written with ``bytes`` still load where torch accepts them.
+packs it, :func:`load_checkpoint` unpacks it): torch 2.2, 2.3 and 2.4 (at least) refuse Python
+``bytes`` under ``weights_only=True`` ("Unsupported class _codecs.encode"), and a tensor loads
+everywhere. Checkpoints written with ``bytes`` still load where torch accepts them.
 
 Nothing in a checkpoint grows with the number of steps: the per-step metrics are in the run's
 ``metrics.jsonl``, not here.

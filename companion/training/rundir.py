@@ -88,8 +88,9 @@ def read_split(cfg: Config, data_dir: str | Path, split: str) -> list[tuple[str,
     one-line :class:`DataError` naming it."""
     pairs = load_split(data_dir, split, cfg.data.src_lang, cfg.data.tgt_lang)
     if not pairs:
-        raise DataError(f"{Path(data_dir) / split}.{cfg.data.src_lang}: the {split} split is empty "
-                        f"(no {cfg.data.src_lang}-{cfg.data.tgt_lang} pairs)")
+        from companion.training.rundata import check_split
+
+        check_split(cfg, data_dir, split)  # raises: the split is empty
     return pairs
 
 
