@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate-data": ("companion.data.kosynth", "write the generated Korean-English corpus"),
     "presets": ("companion.commands.presets", "list the training presets (--config cpu/seq2seq ...)"),
     "prepare": ("companion.commands.prepare", "encode a corpus once into RUN/data-bin (and its vocabularies)"),
-    "train": ("companion.commands.train", "train a model from a preset or a YAML config on a corpus directory"),
+    "train": ("companion.commands.train", "train a preset or a YAML config on a corpus directory"),
     "translate": ("companion.commands.translate", "translate stdin to stdout with a checkpoint"),
     "evaluate": ("companion.commands.evaluate", "BLEU, chrF and perplexity of a checkpoint on a split"),
     "average": ("companion.commands.average", "average the weights of checkpoints (Vaswani et al.)"),
