@@ -276,6 +276,30 @@ def test_resume_with_another_preset_needs_both_resets_and_then_trains(tmp_path):
         assert isinstance(trainer.optimizer, torch.optim.Adadelta if preset == "bahdanau" else torch.optim.SGD)
 
 
+def test_free_options_may_change_on_resume_and_the_rest_is_named():
+    from companion.config import Config
+    from companion.training.resume import check_resume_config, complete_config
+
+    stored = complete_config(Config().to_dict())
+    free = complete_config(Config().to_dict())
+    free["decode"].update(beam_size=2, length_penalty=0.6, max_len_b=50)
+    free["train"].update(max_steps=9, eval_every=3, log_every=1, keep_last=7, threads=2, precision="bf16",
+                         compile=True, valid_bleu=True)
+    free["data"].update(num_workers=2, valid_max_sentences=10)
+    assert check_resume_config(stored, free, "c.pt") == []
+    changed = complete_config(Config().to_dict())
+    changed["model"]["hidden_size"] = 7
+    changed["data"]["tgt_vocab_size"] = 77
+    changed["train"]["accum_steps"] = 2
+    with pytest.raises(CheckpointError) as err:
+        check_resume_config(stored, changed, "c.pt", Resets(schedule=True, data=True))
+    assert str(err.value) == (
+        "c.pt: the run was trained with other settings: data.tgt_vocab_size 1000 -> 77 (fixed for the run), "
+        "model.hidden_size 256 -> 7 (fixed for the run), train.accum_steps 1 -> 2 (needs --reset-optimizer); "
+        "resume with the checkpoint's values, pass the --reset flags named to change them deliberately, "
+        "or start a new --out")
+
+
 def test_resume_with_a_data_reset_starts_the_next_epoch_in_the_new_order(tmp_path):
     ex = reverse_task(40)
     loader = make_loader(ex, max_tokens=40, shuffle=True, seed=1)

@@ -10,25 +10,15 @@ Every option of a run's configuration (:class:`companion.config.Config`) belongs
 - **resettable** (:data:`RESETS`): each is owned by a reset (two for ``train.preset``, which names
   an optimiser *and* a schedule), and a change needs it:
 
-  ==================  ========================================================  ==================
-  flag                what it allows                                            what happens
-  ==================  ========================================================  ==================
-  --reset-optimizer   ``train.preset``, ``clip_norm``, ``accum_steps``,         a new optimiser:
-                      ``label_smoothing``, ``loss_normalization``               its state (Adam's
-                                                                                moments, Adadelta's
-                                                                                accumulators) is
-                                                                                not loaded
-  --reset-schedule    ``train.preset``, ``lr``, ``warmup_steps``,               the learning-rate
-                      ``decay_start_epoch``, ``decay_every_epochs``             schedule starts
-                                                                                again at its step 1
-                                                                                (a new warmup)
-  --reset-data        ``data.max_tokens``, ``data.max_len``, ``train.seed``     a new epoch in the
-                                                                                new batch order;
-                                                                                the random
-                                                                                generators are
-                                                                                seeded from the
-                                                                                seed and the step
-  ==================  ========================================================  ==================
+  - ``--reset-optimizer`` allows ``train.preset``, ``clip_norm``, ``accum_steps``,
+    ``label_smoothing``, ``loss_normalization``: a new optimiser, whose state (Adam's moments,
+    Adadelta's accumulators) is not loaded;
+  - ``--reset-schedule`` allows ``train.preset``, ``lr``, ``warmup_steps``, ``decay_start_epoch``,
+    ``decay_every_epochs``: the learning-rate schedule starts again at its step 1 (a new warmup;
+    the Sutskever halvings count epochs from there);
+  - ``--reset-data`` allows ``data.max_tokens``, ``data.max_len``, ``train.seed``: the batch
+    stream starts the next epoch in the new order, and the random generators are seeded from the
+    seed and the step;
 
 - **fixed**: everything else -- the model and the vocabulary settings: the checkpoint's weights
   and vocabularies were made with them, and no reset changes that; such a run starts a new
@@ -56,7 +46,7 @@ from companion.errors import CheckpointError
 #: the resets a resume may ask for (``--reset-optimizer`` ...)
 RESET_NAMES = ("optimizer", "schedule", "data")
 
-#: options that may differ on resume
+#: options that may differ on resume (and every ``decode.*`` option)
 FREE = frozenset({
     "train.max_steps", "train.max_epochs", "train.eval_every", "train.log_every", "train.keep_last",
     "train.valid_bleu", "train.debug_nan_step", "train.compile", "train.threads", "train.precision",
@@ -149,7 +139,7 @@ def check_resume_config(stored: dict, current: dict, path: str | Path, resets: R
     values, and the flag that would allow it. Returns the allowed changes (to be recorded)."""
     refused, allowed = [], []
     for key, old, new in config_changes(stored, current, sections):
-        if key in FREE:
+        if key in FREE or key.startswith("decode."):
             continue
         needs = RESETS.get(key)
         if needs is not None and all(getattr(resets, n) for n in needs):
