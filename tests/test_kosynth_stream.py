@@ -115,17 +115,19 @@ def test_a_korean_sentence_drawn_again_with_another_english_is_dropped(monkeypat
     assert [p.en for p in iter_pairs(2, 0)] == ["A b.", "A b."]
 
 
-def test_digest_set_remembers_and_grows():
-    s = DigestSet(expected=2)
+def test_digest_set_remembers_in_four_bytes_a_slot():
+    s = DigestSet(expected=1000)
     words = [f"문장 {i}" for i in range(1000)]
-    assert all(s.add(digest64(w)) for w in words)  # grows past its first size
+    assert all(s.add(digest64(w)) for w in words)
     assert not any(s.add(digest64(w)) for w in words)
     assert len(s) == 1000 and all(digest64(w) in s for w in words)
-    assert digest64("다른 문장") not in s
-    assert s.nbytes <= 8 * 1000 / 0.7 * 2 + 64
+    assert sum(digest64(f"다른 문장 {i}") in s for i in range(10_000)) == 0
+    assert s.nbytes <= 4 * 1000 / 0.7 + 4
     assert digest64("a", b"k1") != digest64("a", b"k2")
     with pytest.raises(ValueError, match="non-zero 64-bit"):
         s.add(0)
+    with pytest.raises(OverflowError, match="sized for 1000 members is full"):
+        s.add(digest64("one more"))
 
 
 _LIMIT = 320 * 2**20  # address space: the streaming writer needs ~150 MB, a list of 200k pairs ~1 GB

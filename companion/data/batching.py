@@ -349,16 +349,26 @@ class BucketBatchSampler(Sampler[list[int]]):
 
         An example joins the open batch while the batch holds fewer than ``num_replicas``
         examples or the padded cost ``(count + 1) * its length`` stays within ``max_tokens``.
-        With ascending lengths that cost grows along the order, so each batch's end is found by
-        one vectorised comparison over a window of at most ``max_tokens / length + 1`` examples.
-        A final batch smaller than ``num_replicas`` is dropped (``drop_last``) or merged into
-        the one before it."""
+        With ascending lengths that cost grows along the order, so: inside a run of equal
+        lengths ``l`` every batch holds ``max(num_replicas, max_tokens // l)`` examples (cut
+        all at once), and a batch that reaches into longer examples ends at the first one over
+        the budget, found by one vectorised comparison over a window of at most
+        ``max_tokens / l + 1`` examples. A final batch smaller than ``num_replicas`` is dropped
+        (``drop_last``) or merged into the one before it."""
         n = len(sorted_lengths)
         R = self.num_replicas
         budget = self.max_tokens
         bounds = [0]
         s = 0
         while s < n:
+            length = int(sorted_lengths[s])
+            size = max(R, budget // length)
+            run_end = int(np.searchsorted(sorted_lengths, length, side="right"))
+            whole = (run_end - s) // size
+            if whole:  # batches inside the run of equal lengths
+                bounds.extend(range(s + size, s + whole * size + 1, size))
+                s += whole * size
+                continue
             lo = s + R  # the first example that may close the batch
             if lo >= n:
                 e = n
@@ -379,10 +389,11 @@ class BucketBatchSampler(Sampler[list[int]]):
         """This epoch's example order (ascending length), batch boundaries in that order, and
         the batches' random order (None without shuffling)."""
         n = len(self.lengths)
-        if self.shuffle:
-            tiebreak = self._rng().permutation(n)
-            order = np.lexsort((tiebreak, self.lengths))
-            del tiebreak
+        if self.shuffle:  # by length, ties in random order: one sort of unique int64 keys
+            key = self._rng().permutation(n)
+            key += self.lengths.astype(np.int64) * n
+            order = np.argsort(key)
+            del key
         else:
             order = np.argsort(self.lengths, kind="stable")
         bounds = self._bounds(self.lengths[order])

@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 from torch.utils.data import Dataset
 
-from companion.data.parallel import _mismatch, iter_moses, split_files
+from companion.data.parallel import _mismatch, iter_lines, iter_moses, split_files
 from companion.errors import DataError
 from companion.specials import EOS
 
@@ -178,9 +178,9 @@ def build_cache(cache_dir: str | os.PathLike, data_dir: str | os.PathLike, split
     tmp.mkdir(parents=True)
     vocabs = {"src": src_vocab, "tgt": tgt_vocab}
     info = {}
-    for split in splits:
-        info[split] = _write_split(tmp, split, iter_moses(*split_files(data_dir, split, src_lang, tgt_lang)),
-                                   vocabs, threads)
+    for split in splits:  # validated above: read without checking again
+        src, tgt = split_files(data_dir, split, src_lang, tgt_lang)
+        info[split] = _write_split(tmp, split, zip(iter_lines(src), iter_lines(tgt)), vocabs, threads)
         if info[split]["pairs"] != corpus[f"{split}.{src_lang}"]["lines"]:
             raise DataError(f"{data_dir}: {split}.{src_lang} changed while it was being encoded")
     from companion import __version__

@@ -47,14 +47,14 @@ def vocab_settings(cfg: Config) -> dict:
     return {**{k: getattr(cfg.data, k) for k in keys}, "seed": cfg.train.seed}
 
 
-def check_split(cfg: Config, data_dir: str | Path, split: str) -> int:
-    """Read ``DIR/{split}.*`` once with every check (file:line), holding one pair at a time;
-    the number of pairs. A missing file or an empty split is a one-line DataError."""
-    n = sum(1 for _ in iter_moses(*split_files(data_dir, split, cfg.data.src_lang, cfg.data.tgt_lang)))
-    if not n:
+def check_split(cfg: Config, data_dir: str | Path, split: str) -> None:
+    """A missing file or an empty split of DIR is a one-line DataError (the first pair is read
+    with every check; the whole split is read when it is encoded, before any encoding work)."""
+    pairs = iter_moses(*split_files(data_dir, split, cfg.data.src_lang, cfg.data.tgt_lang))
+    if next(pairs, None) is None:
         raise DataError(f"{Path(data_dir) / split}.{cfg.data.src_lang}: the {split} split is empty "
                         f"(no {cfg.data.src_lang}-{cfg.data.tgt_lang} pairs)")
-    return n
+    pairs.close()
 
 
 def _record_matches(record_path: Path, expected: dict, paths: dict[str, Path]) -> bool:

@@ -9,7 +9,7 @@ sentence occurs only once in a kosynth corpus (the generator deduplicates its Ko
 Korean or English sentence of valid or test occurs in train or in the other held-out split.
 
 Only the smallest keys matter: the held-out splits are 10% of the corpus, so a writer keeps the
-keys below a bound that ~20% of the keys fall under (:func:`candidate_bound`) and calls
+keys below a bound that ~12.5% of the keys fall under (1 byte per pair) (:func:`candidate_bound`) and calls
 :func:`assign` with ``complete=False``; in the rare case that the kept keys do not fill both
 splits it asks again with every key. The outcome (:class:`HeldOut`) is the same either way, and
 the same as :func:`assign` over the keys of an in-memory list: one rule, whichever path.
@@ -41,9 +41,9 @@ def split_key(en: str, seed: int) -> int:
 
 def candidate_bound(size: int, held: int) -> int:
     """A key bound under which (with overwhelming probability) the ``held`` held-out pairs of a
-    corpus of ``size`` pairs all fall: twice their share, plus 2,000 pairs' worth; ``2**64``
+    corpus of ``size`` pairs all fall: 1.25 times their share, plus 4,000 pairs' worth; ``2**64``
     (every key) for small corpora."""
-    share = min(1.0, 2.0 * held / max(size, 1) + 2000 / max(size, 1))
+    share = min(1.0, 1.25 * held / max(size, 1) + 4000 / max(size, 1))
     return KEY_SPACE if share >= 1.0 else int(share * KEY_SPACE)
 
 
