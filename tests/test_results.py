@@ -176,3 +176,12 @@ def test_records_carry_the_tokenizer_and_bleu_versions():
     prov = make_record("demo", "test", {}, {"x": 1})["provenance"]
     assert prov["sentencepiece"] == sentencepiece.__version__ and prov["sacrebleu"] == sacrebleu.__version__
     assert "diff_sha256" in prov
+
+
+def test_tiny_floats_keep_their_significant_digits(tmp_path):
+    from companion.experiments.records import make_record, read_record, write_record
+
+    path = write_record(make_record("tiny", "test", {}, {"ratio": 1.23456789e-13, "bleu": 72.123456789,
+                                                         "small": 0.0123456789}), tmp_path / "tiny.json")
+    back = read_record(path)["results"]
+    assert back["ratio"] == 1.234568e-13 and back["bleu"] == 72.123457 and back["small"] == 0.01234568

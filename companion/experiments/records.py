@@ -130,9 +130,12 @@ def make_record(name: str, kind: str, config: Mapping[str, Any], results: Mappin
 
 
 def _clean(obj: Any) -> Any:
-    """JSON-safe copy: NaN/inf become None, tuples lists, floats rounded to 6 decimals."""
+    """JSON-safe copy: NaN/inf become None, tuples lists, floats rounded to 6 decimals -- or to
+    7 significant digits where that keeps more (a gradient ratio of 1e-13 must not become 0)."""
     if isinstance(obj, float):
-        return None if not math.isfinite(obj) else round(obj, 6)
+        if not math.isfinite(obj):
+            return None
+        return round(obj, 6) if obj == 0.0 or abs(obj) >= 0.1 else float(f"{obj:.7g}")
     if isinstance(obj, Mapping):
         return {str(k): _clean(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
