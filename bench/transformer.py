@@ -15,7 +15,7 @@
    ``beam5_after_sentences_per_s`` are the best of ``--repeat`` alternating runs each, and
    ``beam5_speedup_over_before`` their ratio (goal >= 1.25); the outputs must be identical.
 2. Training. The package Transformer and an equal-size model built on ``nn.Transformer``
-   (:class:`~companion.experiments.seed004.NNTransformerTranslator`: same widths and parameter
+   (:class:`~companion.experiments.tiny_transformer_run.NNTransformerTranslator`: same widths and parameter
    count, Pre-LN, tied output) train ``--train-steps`` Adam steps each on the same bucketed
    batches (``max_tokens`` 1500, so little padding) through :class:`~companion.training.Trainer`,
    taking turns in rounds. ``nn.Transformer`` has one dropout rate for the residuals, the
@@ -40,7 +40,7 @@ import torch
 
 from companion.data.batching import make_loader
 from companion.decoding.search import beam_search, greedy_search
-from companion.experiments.seed004 import NNTransformerTranslator
+from companion.experiments.tiny_transformer_run import NNTransformerTranslator
 from companion.models.contract import EveryRowReorder
 from companion.models.transformer import RecomputingDecoder, Transformer
 from companion.repro import set_determinism

@@ -13,7 +13,7 @@ from torch import nn
 from companion.data.batching import collate
 from companion.decoding import beam_search, greedy_search
 from companion.errors import ConfigError, DataError
-from companion.experiments.seed004 import package_key
+from companion.experiments.tiny_transformer_run import package_key
 from companion.models import build_model
 from companion.models.contract import AttentionTranslator
 from companion.models.transformer import (DecoderLayer, EncoderLayer, MultiHeadAttention, RecomputingDecoder,

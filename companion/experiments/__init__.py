@@ -6,7 +6,7 @@
   pairs, sample translations, decoding settings compared;
 - :mod:`~companion.experiments.records` -- the JSON results under ``book/results/`` (seed spreads,
   ablations, long runs), with provenance;
-- :mod:`~companion.experiments.toy` and :mod:`~companion.experiments.seed004` -- the two hand-sized
+- :mod:`~companion.experiments.toy` and :mod:`~companion.experiments.tiny_transformer_run` -- the two hand-sized
   models whose recorded outputs the book reproduces exactly (a peephole-LSTM encoder-decoder, a
   tiny Transformer);
 - :mod:`~companion.experiments.tasks` -- the long-range recall task and the char-level LM runs;

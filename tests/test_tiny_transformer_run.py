@@ -1,4 +1,4 @@
-"""Seed document 004's tiny Transformer: its recorded lines, and the package Transformer holding
+"""The tiny Transformer run the chapter-5 notes recorded: its six facts, and the package Transformer holding
 the document's weights computing the same logits, loss and generated ids."""
 
 import pytest
@@ -6,8 +6,8 @@ import torch
 
 from companion.decoding.search import greedy_search
 from companion.errors import ConfigError
-from companion.experiments.seed004 import (SEED004_RECORDED, NNTransformerTranslator, seed004_batch,
-                                           seed004_lines, seed004_models, to_package_transformer)
+from companion.experiments.tiny_transformer_run import (TINY_RUN_RECORDED, NNTransformerTranslator, tiny_run_batch,
+                                           tiny_run_lines, tiny_run_models, to_package_transformer)
 from companion.models.transformer import RecomputingDecoder, Transformer
 from companion.specials import BOS, EOS, PAD
 from companion.training.optim import make_optimizer
@@ -16,14 +16,14 @@ from companion.training.trainer import Trainer, sequence_loss
 
 @pytest.mark.parametrize("implementation", ["package", "nn.Transformer"])
 def test_the_recorded_lines_are_reproduced_exactly(implementation):
-    lines = seed004_lines(implementation)
-    assert len(lines) == len(SEED004_RECORDED) == 6
-    for got, recorded in zip(lines, SEED004_RECORDED):
+    lines = tiny_run_lines(implementation)
+    assert len(lines) == len(TINY_RUN_RECORDED) == 6
+    for got, recorded in zip(lines, TINY_RUN_RECORDED):
         assert got == recorded
 
 
 def test_the_documents_batch():
-    batch = seed004_batch()
+    batch = tiny_run_batch()
     assert batch.src.tolist() == [[4, 5, 6, 2], [7, 2, 0, 0]]
     assert batch.tgt_in.tolist() == [[1, 4, 5, 6], [1, 7, 2, 0]]
     assert batch.tgt_out.tolist() == [[4, 5, 6, 2], [7, 2, 0, 0]]
@@ -31,11 +31,11 @@ def test_the_documents_batch():
 
 
 def test_the_package_transformer_with_the_documents_weights_computes_the_same_things():
-    reference, package = seed004_models()
+    reference, package = tiny_run_models()
     assert isinstance(package, Transformer) and package.pre_ln and package.d_model == 16
     # every parameter of the document's model has its place in the package's, and no more
     assert sum(p.numel() for p in package.parameters()) == sum(p.numel() for p in reference.parameters())
-    batch = seed004_batch()
+    batch = tiny_run_batch()
     losses = []
     for model in (reference, package):
         logits = model(batch)
@@ -65,9 +65,9 @@ def test_models_are_seeded_without_touching_the_global_generator():
     torch.manual_seed(7)
     expected = torch.rand(3)
     torch.manual_seed(7)
-    a, _ = seed004_models()
+    a, _ = tiny_run_models()
     assert torch.equal(torch.rand(3), expected)
-    b, _ = seed004_models()
+    b, _ = tiny_run_models()
     for p, q in zip(a.parameters(), b.parameters()):
         assert torch.equal(p, q)
 
@@ -77,9 +77,9 @@ def test_post_ln_models_do_not_convert_and_bad_names_are_config_errors():
     post = NNTransformerTranslator(pre_ln=False)
     with pytest.raises(ConfigError, match=r"^to_package_transformer: only Pre-LN \(norm_first=True\) models convert"):
         to_package_transformer(post)
-    with pytest.raises(ConfigError, match=r"^seed004_lines: implementation must be one of 'package', "
+    with pytest.raises(ConfigError, match=r"^tiny_run_lines: implementation must be one of 'package', "
                                           r"'nn.Transformer', got 'torch'$"):
-        seed004_lines("torch")
+        tiny_run_lines("torch")
 
 
 def documents_loop(model: NNTransformerTranslator, src: torch.Tensor, steps: int = 5) -> list[int]:
@@ -103,12 +103,12 @@ def documents_loop(model: NNTransformerTranslator, src: torch.Tensor, steps: int
 def test_the_package_generates_what_the_documents_loop_generates_from_other_seeds(seed):
     """From any initial seed, greedy search with ``max_len=5`` returns the document's ids: at most
     five generated tokens, the last one the model's choice, never an EOS forced in its place."""
-    reference, _ = seed004_models(seed)
-    batch = seed004_batch()
+    reference, _ = tiny_run_models(seed)
+    batch = tiny_run_batch()
     Trainer(reference, [batch], None, preset="adam", lr=1e-3, max_steps=1, eval_every=0, clip_norm=0.0,
             progress=False).fit()
     reference.eval()
     expected = documents_loop(reference, batch.src[:1])
     assert len(expected) <= 6 and (expected[-1] == EOS or len(expected) == 6)
     for implementation in ("package", "nn.Transformer"):
-        assert seed004_lines(implementation, seed)[-1] == f"generated_ids={expected}"
+        assert tiny_run_lines(implementation, seed)[-1] == f"generated_ids={expected}"

@@ -1,9 +1,11 @@
-"""Seed document 004's tiny Korean->English Transformer, reproduced through the package.
+"""A tiny Korean->English Transformer's recorded run, reproduced through the package.
 
-The document builds a Transformer around :class:`torch.nn.Transformer` (d_model 16, 2 heads,
-one encoder and one decoder layer, FFN 32, no dropout, Pre-LN, target embedding tied to the
-output layer, source vocabulary 8, target vocabulary 9), feeds it two sentence pairs, takes
-one Adam step at lr 0.001 from seed 42, and decodes greedily. Its words and ids:
+Chapter 5 follows a set of Korean study notes (the book's source document for the Transformer
+chapter, kept outside the repository) that train a two-sentence translator built around
+:class:`torch.nn.Transformer` (d_model 16, 2 heads, one encoder and one decoder layer, FFN 32, no
+dropout, Pre-LN, target embedding tied to the output layer, source vocabulary 8, target
+vocabulary 9) for one Adam step at lr 0.001 from seed 42, decode greedily, and record six facts.
+Those facts, and the notes' words and ids, are what this module keeps:
 
 ============  =====================================  ================================================
 side          words                                  ids (PAD=0, BOS=1, EOS=2, UNK=3 come first)
@@ -12,14 +14,15 @@ Korean        나는 차를 마신다 / 안녕                 나는=4, 차를=
 English       i drink tea / hello                    i=4, drink=5, tea=6, hello=7, you=8
 ============  =====================================  ================================================
 
-Its numbers depend on the order in which the random initial weights are drawn (source
+The numbers depend on the order in which the random initial weights are drawn (source
 embedding, target embedding, then ``nn.Transformer``'s layers, Xavier-reset), so this module
 keeps that architecture as :class:`NNTransformerTranslator`, built with the package's batches
 (:func:`companion.data.batching.collate`), positional encodings and loss, and
 :func:`to_package_transformer` copies its weights into the package's own
 :class:`~companion.models.transformer.Transformer` -- which then computes the same logits, the
 same loss, and the same generated ids, the last through its key/value cache.
-:func:`seed004_lines` prints the document's recorded results, :data:`SEED004_RECORDED`.
+:func:`tiny_run_lines` computes the six facts; :data:`TINY_RUN_RECORDED` is what the notes
+recorded.
 """
 
 from __future__ import annotations
@@ -153,13 +156,13 @@ def to_package_transformer(model: NNTransformerTranslator) -> Transformer:
 
 
 # ---------------------------------------------------------------------------- the recorded run
-def seed004_batch() -> Batch:
+def tiny_run_batch() -> Batch:
     """The document's two pairs batched by the package: ``src`` ``[[4, 5, 6, 2], [7, 2, 0, 0]]``,
     ``tgt_in`` ``[[1, 4, 5, 6], [1, 7, 2, 0]]``, ``tgt_out`` ``[[4, 5, 6, 2], [7, 2, 0, 0]]``."""
     return collate(PAIRS)
 
 
-def seed004_models(seed: int = SEED) -> tuple[NNTransformerTranslator, Transformer]:
+def tiny_run_models(seed: int = SEED) -> tuple[NNTransformerTranslator, Transformer]:
     """The document's model as initialised from ``seed`` (the document's: 42), and the package
     Transformer holding the same weights. The global torch generator is left as it was."""
     with torch.random.fork_rng(devices=[]):
@@ -169,9 +172,9 @@ def seed004_models(seed: int = SEED) -> tuple[NNTransformerTranslator, Transform
     return reference, package
 
 
-def seed004_lines(implementation: str = "package", seed: int = SEED) -> list[str]:
+def tiny_run_lines(implementation: str = "package", seed: int = SEED) -> list[str]:
     """The document's recorded results, computed with ``implementation`` from the initial
-    weights of ``seed`` (the document's 42 gives :data:`SEED004_RECORDED`):
+    weights of ``seed`` (the document's 42 gives :data:`TINY_RUN_RECORDED`):
 
     - ``"package"``: the package :class:`Transformer` holding the document's initial weights,
       trained one step by :class:`~companion.training.Trainer`, decoded by
@@ -184,10 +187,10 @@ def seed004_lines(implementation: str = "package", seed: int = SEED) -> list[str
     after 5 tokens, as the document's loop does: a fifth generated id is the model's choice, never
     an EOS put in its place (the search marks such an output ``truncated``).
     """
-    check_choice("implementation", implementation, ("package", "nn.Transformer"), "seed004_lines")
-    reference, package = seed004_models(seed)
+    check_choice("implementation", implementation, ("package", "nn.Transformer"), "tiny_run_lines")
+    reference, package = tiny_run_models(seed)
     model = package if implementation == "package" else reference
-    batch = seed004_batch()
+    batch = tiny_run_batch()
     logits = model(batch)
     trainer = Trainer(model, [batch], None, preset="adam", lr=LR, max_steps=1, eval_every=0, clip_norm=0.0,
                       progress=False)
@@ -204,8 +207,8 @@ def seed004_lines(implementation: str = "package", seed: int = SEED) -> list[str
     ]
 
 
-#: what seed document 004 recorded (Python 3.12.9, PyTorch 2.13.0 CPU), one fact per line
-SEED004_RECORDED = """\
+#: the six facts the notes recorded (Python 3.12.9, PyTorch 2.13.0, CPU), one per line
+TINY_RUN_RECORDED = """\
 decoder_input=[[1, 4, 5, 6], [1, 7, 2, 0]]
 labels=[[4, 5, 6, 2], [7, 2, 0, 0]]
 logits_shape=(2, 4, 9)
@@ -214,5 +217,5 @@ loss_before_step=17.7308
 generated_ids=[1, 2]""".splitlines()
 
 
-__all__ = ["NNTransformerTranslator", "PAIRS", "SEED004_RECORDED", "SIZES", "SRC_IDS", "TGT_IDS", "package_key",
-           "seed004_batch", "seed004_lines", "seed004_models", "to_package_transformer"]
+__all__ = ["NNTransformerTranslator", "PAIRS", "TINY_RUN_RECORDED", "SIZES", "SRC_IDS", "TGT_IDS", "package_key",
+           "tiny_run_batch", "tiny_run_lines", "tiny_run_models", "to_package_transformer"]
