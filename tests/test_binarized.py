@@ -270,8 +270,13 @@ def _rank(rank: int, world: int, port: int, folder: str) -> None:
     cfg = Config()
     cfg.data.max_tokens, cfg.data.max_len = 60, 12
     run = Path(folder) / "run"
-    loader, _, _ = run_loaders(cfg, Path(folder) / "data", run, load_vocab(run / "vocab.src.model"),
-                               load_vocab(run / "vocab.tgt.model"), info)
+    try:
+        loader, _, _ = run_loaders(cfg, Path(folder) / "data", run, load_vocab(run / "vocab.src.model"),
+                                   load_vocab(run / "vocab.tgt.model"), info)
+    except DataError as exc:  # bad input: every rank must stop with rank 0's message, none may hang
+        (Path(folder) / f"rank{rank}.json").write_text(json.dumps({"error": str(exc)}))
+        cleanup()
+        return
     rows = [b.indices.tolist() for b in loader]
     manifest = json.loads((run / "data-bin" / "manifest.json").read_text())
     (Path(folder) / f"rank{rank}.json").write_text(json.dumps(
@@ -301,3 +306,10 @@ def test_ddp_ranks_share_one_cache_and_read_their_shares(corpus, vocabs, tmp_pat
     assert [sorted(m) for m in merged] == [sorted(g) for g in sampler.global_batches()]
     for a, b in zip(ranks[0]["rows"], ranks[1]["rows"]):
         assert not set(a) & set(b)  # each rank read only its share
+    # a corpus that rank 0 refuses stops both ranks with its message
+    lines = (tmp_path / "data" / "valid.en").read_text(encoding="utf-8").splitlines()
+    lines[2] = ""
+    (tmp_path / "data" / "valid.en").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    mp.spawn(_rank, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
+    errors = [json.loads((tmp_path / f"rank{r}.json").read_text())["error"] for r in range(2)]
+    assert errors[0] == errors[1] and errors[0].endswith("valid.en:3: empty target side")

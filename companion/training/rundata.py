@@ -28,7 +28,7 @@ from companion.data.binarized import (MappedSplit, ensure_cache, open_cache, rea
 from companion.data.parallel import iter_moses, split_files
 from companion.data.vocab import load_vocab, train_vocabs_from_files
 from companion.errors import DataError
-from companion.training.distributed import DistInfo, barrier
+from companion.training.distributed import DistInfo, all_gather_object
 
 __all__ = ["CACHE_DIR", "SPLITS", "VOCAB_RECORD", "check_split", "new_run_vocabs", "prepare_data",
            "run_loaders", "vocab_settings"]
@@ -108,11 +108,16 @@ def prepare_data(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: An
     why to ``report``); then every rank maps it."""
     dist = dist or DistInfo()
     cache = Path(run_dir) / CACHE_DIR
-    splits = None
+    splits, error = None, None
     if dist.is_main:
-        splits = ensure_cache(cache, data_dir, SPLITS, cfg.data.src_lang, cfg.data.tgt_lang, src_vocab, tgt_vocab,
-                              threads=threads, report=report)
-    barrier()
+        try:
+            splits = ensure_cache(cache, data_dir, SPLITS, cfg.data.src_lang, cfg.data.tgt_lang, src_vocab,
+                                  tgt_vocab, threads=threads, report=report)
+        except DataError as exc:  # bad input: every rank stops with rank 0's message
+            error = str(exc)
+    error = all_gather_object(error)[0]  # the other ranks wait here while rank 0 builds
+    if error is not None:
+        raise DataError(error)
     if splits is None:
         manifest, why = read_manifest(cache, vocab={"src": src_vocab.sha256, "tgt": tgt_vocab.sha256},
                                       splits=SPLITS)
