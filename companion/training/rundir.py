@@ -69,13 +69,14 @@ def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistI
     return load_vocab(paths["src"]), load_vocab(paths["tgt"])
 
 
-def check_resume(resume: dict, cfg: Config, path: str | Path, resets: Resets = Resets()) -> list:
-    """Refuse to resume checkpoint ``resume`` (read from ``path``) under ``cfg`` if an option
-    differs from the run's that is neither free nor allowed by ``resets`` -- the model and the
-    vocabulary settings (:data:`VOCAB_KEYS`) never are -- with one line naming every such
-    option (see :mod:`companion.training.resume`). Returns the allowed changes."""
+def check_resume(resume: dict, cfg: Config, path: str | Path, resets: Resets = Resets(),
+                 sections: tuple[str, ...] = ("data", "model", "train", "decode")) -> list:
+    """Refuse to resume checkpoint ``resume`` (read from ``path``) under ``cfg`` if an option of
+    ``sections`` differs from the run's that is neither free nor allowed by ``resets`` -- the
+    model and the vocabulary settings (:data:`VOCAB_KEYS`) never are -- with one line naming
+    every such option (see :mod:`companion.training.resume`). Returns the allowed changes."""
     return check_resume_config(complete_config(resume.get("config") or {}), complete_config(cfg.to_dict()),
-                               path, resets)
+                               path, resets, sections)
 
 
 def vocab_record(src_vocab: Any, tgt_vocab: Any) -> dict:
