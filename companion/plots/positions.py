@@ -53,10 +53,11 @@ def plot_positional_encodings(length: int, d_model: int, dims: Sequence[int] = (
         raise DataError(f"plot_positional_encodings: dimensions {bad} are outside 0..{d_model - 1}")
     table = sinusoid_table(length, d_model).numpy()
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10.0, 3.8), gridspec_kw={"width_ratios": [1.0, 1.25]})
+        _, axes = plt.subplots(1, 2, figsize=(11.0, 3.9), gridspec_kw={"width_ratios": [1.0, 1.1], "wspace": 0.35})
     heat, curves = axes
     image = heat.imshow(table, aspect="auto", cmap=CMAP, vmin=-1.0, vmax=1.0, interpolation="nearest")
-    heat.figure.colorbar(image, ax=heat, fraction=0.05, pad=0.02, label="value")
+    bar = heat.figure.colorbar(image, ax=heat, fraction=0.05, pad=0.02)
+    bar.ax.set_title("value", fontsize=8)
     heat.set_xlabel("dimension $j$ of the encoding")
     heat.set_ylabel("position in the sentence")
     heat.set_title("the whole table", fontsize=10)
@@ -68,7 +69,7 @@ def plot_positional_encodings(length: int, d_model: int, dims: Sequence[int] = (
     curves.set_ylabel("value of the encoding")
     curves.set_ylim(-1.15, 1.15)
     curves.set_title("a few dimensions as curves", fontsize=10)
-    curves.legend(frameon=False, fontsize="small", loc="lower left", ncol=2)
+    curves.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     curves.grid(alpha=0.3)
     heat.figure.suptitle(title or f"Sinusoidal positional encodings, d_model = {d_model}, "
                          f"positions 0 to {length - 1}")

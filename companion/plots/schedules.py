@@ -11,6 +11,7 @@ Returns the axes; nothing calls ``plt.show()``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,7 +56,10 @@ def plot_lr_schedules(schedules: Mapping[str, Sequence[float]], *, first_step: i
         ax.plot(steps, list(rates), color=colours[label], linestyle=STYLES[n % len(STYLES)], lw=1.8, label=label)
     if log:
         ax.set_yscale("log")
-        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        low = min(r for rates in schedules.values() for r in rates)
+        high = max(r for rates in schedules.values() for r in rates)
+        decades = math.log10(high / low)  # 1-2-5 ticks over a short range, powers of ten over a long one
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if decades <= 3 else (1.0,)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
     ax.set_xlabel("optimiser step")
