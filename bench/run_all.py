@@ -225,6 +225,9 @@ def required_keys(jobs: list[Job]) -> list[Key]:
         Key("data_first_start_rss_mib_large", "bench/data.py", "MiB",
             "first start of train at the large size (vocabularies from a sample, encoding into "
             "RUN/data-bin, 5 steps), peak RSS", ref_key="data_first_start_rss_mib_small"),
+        Key("data_first_start_same_sample_rss_mib_large", "bench/data.py", "MiB",
+            "first start at the large size with the small size's vocabulary sample (what grows "
+            "with the corpus itself), peak RSS", ref_key="data_first_start_rss_mib_small"),
         Key("data_first_start_s_per_mpairs", "bench/data.py", "s per 1M pairs",
             "first start of train at the large size, wall time per million pairs", ref_text="-"),
         Key("data_second_start_rss_mib_large", "bench/data.py", "MiB",

@@ -10,7 +10,7 @@ A level (:mod:`companion.data.kosynth.level`) sets the lexicon cut, the name poo
 budget and the longest sentence; ``full`` (the default) is the whole grammar.
 
 The writer streams: it draws pairs and writes them as it goes, in memory independent of the
-corpus size but for about 8 bytes per pair (the Korean digests that keep pairs distinct, see
+corpus size but for about 6 bytes per pair (the Korean digests that keep pairs distinct, see
 :mod:`.digests`, and the held-out split keys; no pair is held). Splits are leak-free: a Korean
 sentence occurs once in a corpus, and pairs are grouped by a seeded hash of their English side
 (:mod:`.heldout`), whole groups going to one split, so no Korean or English sentence of
@@ -109,7 +109,7 @@ def _draw(builder: SentenceBuilder, require: str | None = None) -> Pair:
 def iter_pairs(n: int, seed: int, level: str | Level | None = "full") -> Iterator[Pair]:
     """Yield ``n`` pairs with distinct Korean sides, drawn with ``random.Random(seed)`` at
     ``level``, as they are drawn. Memory: 32 bits of a digest per Korean sentence (a
-    :class:`~.digests.DigestSet`: 5.7 MB per million pairs), nothing per pair beyond that.
+    :class:`~.digests.DigestSet`: 5 MB per million pairs), nothing per pair beyond that.
 
     The grammar gives every Korean sentence one English translation, so distinct Korean sides
     are distinct pairs; a Korean sentence drawn again with another English would be dropped, so
@@ -459,7 +459,7 @@ def write_corpus(out_dir, size: int, seed: int, *, force: bool = False,
     datasheet.
 
     Streams: pairs go to a spool file in ``out_dir`` as they are drawn, and from there to their
-    splits' files (removed at the end), so memory does not grow with the pairs (about 8 bytes
+    splits' files (removed at the end), so memory does not grow with the pairs (about 6 bytes
     per pair, see the module docstring). The splits are those of :func:`split_pairs` on
     :func:`generate_pairs`, the challenge sets those of :func:`challenge_sets` excluding the
     training sentences, the datasheet that of :func:`datasheet`.

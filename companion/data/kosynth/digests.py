@@ -3,12 +3,13 @@
 The corpus writer must know whether it has drawn a Korean sentence before, for every pair of a
 corpus of any size, without holding the sentences. :class:`DigestSet` keeps, for each sentence,
 32 bits of its 64-bit BLAKE2b digest in a flat ``array('I')`` sized for the number of members
-it will hold (open addressing, linear probing, at most 70% full): a million sentences cost
-5.7 MB, against some 3 GB for the same pairs held as Python objects.
+it will hold (open addressing, linear probing, at most 80% full): a million sentences cost
+5 MB, against some 3 GB for the same pairs held as Python objects.
 
 The other 32 bits pick the slot where the search starts, so a sentence is mistaken for a
-member only if a member in the few slots it probes has the same 32 bits: a chance of about
-``3 * 2**-32`` per look-up, some 0.007 false alarms over ten million draws. A false alarm never
+member only if a member in the slots it probes has the same 32 bits: a chance of at most
+about ``13 * 2**-32`` per look-up when the table is full, some 0.03 false alarms over ten
+million draws. A false alarm never
 lets a duplicate in; it only makes the writer draw another pair instead of a new one. The
 outcome is deterministic either way (the same sentences, the same table).
 
@@ -27,7 +28,7 @@ from array import array
 __all__ = ["DigestSet", "digest64"]
 
 #: the share of the slots a full table uses (the table is sized for this at ``expected``)
-MAX_LOAD = 0.7
+MAX_LOAD = 0.8
 _LOW = (1 << 32) - 1
 
 
