@@ -167,3 +167,11 @@ def test_paired_differences_seed_by_seed_across_records():
     assert per_seed(a, "x", "bleu") == [10.0, 12.0, 9.0]
     with pytest.raises(DataError, match="no 'chrf'"):
         per_seed(a, "x", "chrf")
+
+
+def test_not_worse_evidence_counts_seeds_within_the_margin():
+    from companion.experiments.verdicts import judge_not_worse
+
+    v = judge_not_worse([-0.5, -0.2, -0.8, -0.1, -0.4], margin=1.0)
+    assert v.verdict == "holds"
+    assert "5/5 seeds agree" in v.evidence("BLEU")

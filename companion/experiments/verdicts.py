@@ -115,7 +115,9 @@ class Verdict:
         p = f"p = {self.p:.2g}" if self.verdict != OPPOSITE else f"p = {self.p_other:.2g} against the claim"
         if not self.paired:
             return f"{self.mean:+.{digits}f}{unit} (unpaired, {len(self.a)} vs {len(self.b)} runs, {p})"
-        agree = sum(d * self.sign > 0 for d in self.diffs)
+        # a non-inferiority test agrees where A is not worse by more than the margin
+        floor = -self.min_effect if self.test.endswith("non-inferiority") else 0.0
+        agree = sum(d * self.sign > floor for d in self.diffs)
         return f"{self.mean:+.{digits}f} ± {self.sd:.{digits}f}{unit} ({agree}/{len(self.diffs)} seeds agree, {p})"
 
 
