@@ -313,3 +313,11 @@ def test_ddp_ranks_share_one_cache_and_read_their_shares(corpus, vocabs, tmp_pat
     mp.spawn(_rank, args=(2, _free_port(), str(tmp_path)), nprocs=2, join=True)
     errors = [json.loads((tmp_path / f"rank{r}.json").read_text())["error"] for r in range(2)]
     assert errors[0] == errors[1] and errors[0].endswith("valid.en:3: empty target side")
+
+
+def test_encoding_threads_do_not_change_the_cache(corpus, vocabs, tmp_path):
+    one = B.build_cache(tmp_path / "one", corpus, SPLITS, "ko", "en", *vocabs, threads=1)
+    two = B.build_cache(tmp_path / "two", corpus, SPLITS, "ko", "en", *vocabs, threads=2)
+    assert one["splits"] == two["splits"]
+    for name in one["splits"]["train"]["files"]:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
