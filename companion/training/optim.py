@@ -12,6 +12,13 @@ vaswani    Adam, betas (0.9, 0.98), eps 1e-9                lr * d_model^-0.5 * 
            (Vaswani et al. 2017)                            (inverse square root, w warmup steps)
 =========  ==============================================  =====================================
 
+For ``vaswani``, ``lr`` is the factor in front of the paper's equation 3, *not* a learning rate:
+the rate peaks at step ``w`` at ``lr * d_model^-0.5 * w^-0.5`` (:func:`vaswani_peak_lr`; the
+paper's base model, factor 1, d_model 512, w 4000: 7.0e-4). A toolkit's "peak rate 5e-4" is
+the factor :func:`vaswani_factor` gives (0.16 at d_model 256, w 400); written as ``lr: 5e-4`` it
+would peak at 1.6e-6 and train nothing, so :func:`make_schedule` refuses a factor whose peak is
+below :data:`MIN_PEAK_LR` with a one-line error that names the factor meant.
+
 A schedule is a function of the optimiser step (1-based) only, so resuming needs nothing but the
 step: :class:`StepSchedule` stores it and sets the learning rate of every parameter group.
 
@@ -51,7 +58,7 @@ PRESETS: dict[str, Preset] = {
 
 def make_optimizer(params: Iterable[nn.Parameter], preset: str, lr: float | None = None) -> torch.optim.Optimizer:
     """The optimiser of ``preset`` with the paper's hyper-parameters (``lr`` overrides its rate;
-    for ``vaswani`` it is the factor in front of ``d_model^-0.5``)."""
+    for ``vaswani`` it is the factor in front of ``d_model^-0.5``, see :func:`vaswani_factor`)."""
     check_choice("train.preset", preset, tuple(PRESETS))
     lr = PRESETS[preset].lr if lr is None else lr
     params = list(params)
@@ -78,6 +85,36 @@ def inverse_sqrt_factor(step: int, warmup_steps: int, d_model: int) -> float:
     s = max(1, step)
     w = max(1, warmup_steps)
     return d_model ** -0.5 * min(s ** -0.5, s * w ** -1.5)
+
+
+#: the smallest peak rate :func:`make_schedule` accepts for ``vaswani`` (Adam from scratch below
+#: it learns nothing in any run length one would wait for: it is a peak meant as the factor)
+MIN_PEAK_LR = 1e-5
+
+
+def vaswani_peak_lr(factor: float, warmup_steps: int, d_model: int) -> float:
+    """The largest rate of the ``vaswani`` schedule, reached at step ``w``:
+    ``factor * d_model^-0.5 * w^-0.5`` (``w`` at least 1)."""
+    w = max(1, warmup_steps)
+    return factor * inverse_sqrt_factor(w, w, d_model)
+
+
+def vaswani_factor(peak_lr: float, warmup_steps: int, d_model: int) -> float:
+    """The ``vaswani`` factor (``train.lr``) whose schedule peaks at ``peak_lr``, the rate that
+    fairseq's ``inverse_sqrt`` and JoeyNMT's warmup schedules take: ``peak_lr * sqrt(d_model * w)``."""
+    return peak_lr / vaswani_peak_lr(1.0, warmup_steps, d_model)
+
+
+def check_vaswani_factor(factor: float, warmup_steps: int, d_model: int) -> None:
+    """Refuse a ``vaswani`` factor whose peak rate is below :data:`MIN_PEAK_LR` (a peak rate
+    written where the factor belongs), naming the factor that peaks at that rate."""
+    peak = vaswani_peak_lr(factor, warmup_steps, d_model)
+    if peak < MIN_PEAK_LR:
+        w = max(1, warmup_steps)
+        raise ConfigError(
+            f"train.lr: with preset vaswani, lr is the factor f of lr(s) = f * d_model^-0.5 * min(s^-0.5, "
+            f"s * warmup^-1.5), not the rate: lr {factor:g} peaks at {peak:.2g} (d_model {d_model}, warmup {w}), "
+            f"too small to train; for a peak rate of {factor:g} write lr: {vaswani_factor(factor, w, d_model):.4g}")
 
 
 def linear_warmup_factor(step: int, warmup_steps: int) -> float:
@@ -129,7 +166,8 @@ def make_schedule(
     decay_start_epoch: float = 5.0,
     decay_every_epochs: float = 0.5,
 ) -> StepSchedule:
-    """The schedule of ``preset`` (see the module table)."""
+    """The schedule of ``preset`` (see the module table); for ``vaswani``, a factor whose peak rate
+    is below :data:`MIN_PEAK_LR` is a :class:`~companion.errors.ConfigError`."""
     check_choice("train.preset", preset, tuple(PRESETS))
     warm = PRESETS[preset].warmup_steps if warmup_steps is None else warmup_steps
     if preset == "sutskever":
@@ -138,6 +176,8 @@ def make_schedule(
         n = steps_per_epoch
         return StepSchedule(optimizer, lambda s: sutskever_factor(s, n, decay_start_epoch, decay_every_epochs))
     if preset == "vaswani":
+        check_vaswani_factor(optimizer.param_groups[0].get("initial_lr", optimizer.param_groups[0]["lr"]),
+                             warm, d_model)
         return StepSchedule(optimizer, lambda s: inverse_sqrt_factor(s, warm, d_model))
     return StepSchedule(optimizer, lambda s: linear_warmup_factor(s, warm))
 

@@ -1,0 +1,152 @@
+"""Learning speed per update (issue 22): the reversal task, the two training loops that must agree,
+the nn.Transformer reference, and the guard against a peak rate written as the ``vaswani`` factor."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from companion import cli
+from companion.errors import ConfigError
+from companion.experiments import convergence as C
+from companion.training import Trainer
+from companion.training.optim import (MIN_PEAK_LR, inverse_sqrt_factor, make_optimizer, make_schedule,
+                                      vaswani_factor, vaswani_peak_lr)
+
+SMALL_TASK = C.ReversalTask(words=30, min_len=2, max_len=6, train_size=400, dev_size=40, test_size=10)
+SMALL_RECIPE = C.Recipe(d_model=16, num_heads=2, num_layers=1, d_ff=32, dropout=0.0, peak_lr=3e-3,
+                        warmup_steps=10, max_tokens=200)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return C.reversal_data(SMALL_TASK)
+
+
+@pytest.fixture
+def one_thread():
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+# ------------------------------------------------------------------------------------ the task
+def test_target_is_the_reversed_source_renamed():
+    for split, pairs in C.ReversalTask(words=50, train_size=200, dev_size=20, test_size=20).splits().items():
+        for src, tgt in pairs:
+            words = src.split()
+            assert 5 <= len(words) <= 40
+            assert tgt.split() == ["v" + w[1:] for w in reversed(words)]
+            assert all(w.startswith("w") and 0 <= int(w[1:]) < 50 for w in words)
+
+
+def test_task_is_a_function_of_its_seed():
+    assert C.ReversalTask(train_size=50, seed=3).splits() == C.ReversalTask(train_size=50, seed=3).splits()
+    assert C.ReversalTask(train_size=50, seed=3).splits() != C.ReversalTask(train_size=50, seed=4).splits()
+
+
+def test_lengths_cover_the_range_uniformly():
+    task = C.ReversalTask(words=5, train_size=36_000, dev_size=0, test_size=0)
+    lengths = [len(s.split()) for s, _ in task.splits()["train"]]
+    counts = [lengths.count(n) for n in range(5, 41)]
+    assert sum(counts) == len(lengths)  # nothing outside 5..40
+    assert all(850 < c < 1150 for c in counts)  # 1000 expected each, sd about 31
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(words=0), "words must be"), (dict(min_len=0), "min_len must be"),
+    (dict(min_len=5, max_len=4), "max_len must be"), (dict(train_size=0), "train_size must be")])
+def test_bad_task_sizes_are_one_line_errors(bad, message):
+    with pytest.raises(ConfigError, match=message):
+        C.ReversalTask(**bad)
+
+
+def test_word_vocabularies_give_one_id_per_word(data):
+    assert len(data.src_vocab) == len(data.tgt_vocab) == SMALL_TASK.words + 4
+    src, tgt = data.splits["dev"][0]
+    assert len(data.src_vocab.encode(src)) == len(src.split())
+    assert data.tgt_vocab.decode(data.tgt_vocab.encode(tgt)) == tgt
+
+
+# ------------------------------------------------------------------------------------ the loops
+def test_plain_loop_and_trainer_agree(data, one_thread):
+    """The minimal PyTorch loop and the package Trainer, same model, same batches: the same
+    learning curve (to float rounding), so the Trainer adds nothing to what is compared."""
+    curves = []
+    for loop in ("plain", "trainer"):
+        model = C.package_model(data, SMALL_RECIPE, seed=0)
+        curves.append(C.run(loop, loop, model, data, SMALL_RECIPE, max_steps=30, eval_every=10))
+    plain, trainer = curves
+    assert plain.updates == trainer.updates == [10, 20, 30]
+    assert plain.dev_ppl == pytest.approx(trainer.dev_ppl, rel=1e-3)
+    assert plain.lr == pytest.approx(trainer.lr, rel=1e-9)
+    assert plain.lr == pytest.approx([C.inverse_sqrt_lr(s, 3e-3, 10) for s in (10, 20, 30)])
+    assert plain.dev_ppl[-1] < plain.dev_ppl[0]
+
+
+def test_reference_model_is_an_nn_transformer_of_the_same_size(data):
+    package = C.package_model(data, SMALL_RECIPE)
+    reference = C.reference_model(data, SMALL_RECIPE)
+    assert any(isinstance(m, torch.nn.Transformer) for m in reference.modules())
+    count = lambda m: sum(p.numel() for p in m.parameters())  # noqa: E731
+    assert count(package) == count(reference)
+    std = reference.src_embed.weight[4:].std().item()
+    assert std == pytest.approx(SMALL_RECIPE.d_model ** -0.5, rel=0.1)
+    assert torch.count_nonzero(reference.tgt_embed.weight[0]) == 0
+
+
+def test_curve_reports_the_first_update_that_reaches_a_target():
+    curve = C.Curve("x", updates=[100, 200, 300], cpu_s=[1.0, 2.0, 3.0], dev_ppl=[50.0, 9.0, 4.0],
+                    dev_bleu=[None, 38.0, 45.0])
+    assert curve.to_point("dev_ppl", below=10) == {"updates": 200, "cpu_s": 2.0}
+    assert curve.to_point("dev_bleu", above=40) == {"updates": 300, "cpu_s": 3.0}
+    assert curve.to_point("dev_ppl", below=1) == {"updates": None, "cpu_s": None}
+
+
+# ------------------------------------------------------------------------------------ the vaswani factor
+def test_vaswani_factor_and_peak_are_inverse():
+    assert vaswani_peak_lr(1.0, 4000, 512) == pytest.approx(6.99e-4, abs=1e-6)  # the paper's base model
+    assert vaswani_factor(5e-4, 400, 256) == pytest.approx(0.16)
+    factor = vaswani_factor(5e-4, 400, 256)
+    assert factor * inverse_sqrt_factor(400, 400, 256) == pytest.approx(5e-4)
+
+
+def test_schedule_with_the_converted_factor_peaks_at_the_peak_rate():
+    opt = make_optimizer([torch.nn.Parameter(torch.zeros(1))], "vaswani", vaswani_factor(5e-4, 400, 256))
+    schedule = make_schedule(opt, "vaswani", warmup_steps=400, d_model=256)
+    rates = [schedule.step() for _ in range(1600)]
+    assert max(rates) == pytest.approx(5e-4) and rates.index(max(rates)) == 399
+    assert rates[-1] == pytest.approx(2.5e-4)  # sqrt(400 / 1600) of the peak
+    assert rates == pytest.approx([C.inverse_sqrt_lr(s, 5e-4, 400) for s in range(1, 1601)])
+
+
+def test_a_peak_rate_written_as_the_factor_is_refused_naming_the_factor():
+    opt = make_optimizer([torch.nn.Parameter(torch.zeros(1))], "vaswani", 5e-4)
+    with pytest.raises(ConfigError) as err:
+        make_schedule(opt, "vaswani", warmup_steps=400, d_model=256)
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith("train.lr: with preset vaswani, lr is the factor")
+    assert "peaks at 1.6e-06 (d_model 256, warmup 400)" in message
+    assert message.endswith("for a peak rate of 0.0005 write lr: 0.16")
+
+
+def test_the_smallest_accepted_factor_peaks_at_the_minimum():
+    factor = vaswani_factor(MIN_PEAK_LR, 400, 256)
+    make_schedule(make_optimizer([torch.nn.Parameter(torch.zeros(1))], "vaswani", factor), "vaswani",
+                  warmup_steps=400, d_model=256)
+    with pytest.raises(ConfigError, match="too small to train"):
+        make_schedule(make_optimizer([torch.nn.Parameter(torch.zeros(1))], "vaswani", factor * 0.99), "vaswani",
+                      warmup_steps=400, d_model=256)
+
+
+def test_trainer_refuses_the_misread_factor_before_training(data):
+    model = C.package_model(data, SMALL_RECIPE)
+    before = [p.detach().clone() for p in model.parameters()]
+    with pytest.raises(ConfigError, match=r"peaks at 7\.9e-07 .* write lr: 0\.0001265$"):  # 1e-5 * sqrt(16 * 10)
+        Trainer(model, data.loader("train", 200, shuffle=True), None, preset="vaswani", lr=1e-5,
+                warmup_steps=10, progress=False)
+    assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
