@@ -6,7 +6,7 @@ process of its own, its wall time, CPU time and peak resident memory (``wait4``)
 
 - ``generate-data --size N``: the streaming writer;
 - first start: ``train --config cpu/transformer --max-steps 5`` on a new run directory -- the
-  vocabularies from a sample of at most ``data.vocab_sample_sentences`` (1,000,000) sentences per
+  vocabularies from a sample of at most ``data.vocab_sample_sentences`` (200,000) sentences per
   side, the corpus encoded into ``RUN/data-bin``, five steps;
 - second start: ``train --resume --max-steps 6`` -- the corpus files hashed and checked against
   the cache's manifest, the cache mapped, the checkpoint loaded, one step.
@@ -14,8 +14,8 @@ process of its own, its wall time, CPU time and peak resident memory (``wait4``)
 At the large size the first start is measured once more with the vocabulary sample set to the
 small corpus's train split (``--set data.vocab_sample_sentences=0.9 * SMALL``): SentencePiece
 then sees as many sentences as at the small size, so the comparison shows what grows with the
-corpus itself (the default sample, a million sentences per side, costs SentencePiece ~2 GB
-once, at any corpus size past it).
+corpus itself (a sample of a million sentences per side, the ``gpu`` presets' setting, costs
+SentencePiece ~2 GB once, at any corpus size past it).
 
 Then, in this process, training tokens per CPU second of the same preset (the Trainer, the
 same batches) from the in-memory loader (``encode_pairs`` + ``make_loader``: the path before the

@@ -73,7 +73,7 @@ class DataConfig:
     tgt_vocab_size: int = 1000
     vocab_model_type: Literal["unigram", "bpe", "char", "word"] = "unigram"
     character_coverage: float = 1.0
-    vocab_sample_sentences: int = 1_000_000  # SentencePiece trains on at most this many per side
+    vocab_sample_sentences: int = 200_000  # SentencePiece trains on at most this many per side
     max_tokens: int = 2000
     max_len: int = 100
     valid_max_sentences: int | None = None

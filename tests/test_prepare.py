@@ -156,6 +156,6 @@ def test_a_config_without_the_sample_key_gets_the_default(tmp_path):
     from companion.config import load_config
 
     cfg = load_config(CONFIG)
-    assert cfg.data.vocab_sample_sentences == 1_000_000
+    assert cfg.data.vocab_sample_sentences == 200_000
     with pytest.raises(Exception, match="data.vocab_sample_sentences"):
         load_config(CONFIG, ["data.vocab_sample_sentences=0"])
