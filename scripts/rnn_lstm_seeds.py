@@ -114,7 +114,8 @@ QUANTITIES: list[tuple[str, str, str, tuple | None]] = [
                                       .get(n, ("info", None))))
       for n in range(2, 8)],
     # chapter 1 -- cell 3f91bed5: the two samples (temperatures 0.5 and 1.0) from the RNN-256 LM
-    ("ch1 samples with a speaker line (of 2)", f"{CH1} cell 3f91bed5", "claim", ("==", 2)),
+    # shown, not asserted: seeds 1 and 3 drew no speaker line in either sample (5 seeds, 2026-12-01)
+    ("ch1 samples with a speaker line (of 2)", f"{CH1} cell 3f91bed5", "info", None),
     ("ch1 share of sampled words seen in training, temperature 0.5 minus 1.0",
      f"{CH1} cell 3f91bed5", "claim", (">", 0.0)),
     # chapter 2 -- gradient norms at initialisation, cell 7fc5f468 measures, c2652d76 asserts
