@@ -150,3 +150,34 @@ def test_trainer_refuses_the_misread_factor_before_training(data):
         Trainer(model, data.loader("train", 200, shuffle=True), None, preset="vaswani", lr=1e-5,
                 warmup_steps=10, progress=False)
     assert all(torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+
+def test_random_batches_mix_lengths_under_the_same_budget(data):
+    bucketed = list(data.loader("train", 60, shuffle=True))
+    mixed = data.loader("train", 60, shuffle=True, bucketed=False)
+    batches = list(mixed)
+    assert sum(b.size for b in batches) == len(data.splits["train"])  # every pair once an epoch
+    assert all(b.src.numel() <= 60 and b.tgt_in.numel() <= 60 for b in batches)
+    spread = lambda bs: sum(int(b.src_lengths.max() - b.src_lengths.min()) for b in bs) / len(bs)  # noqa: E731
+    assert spread(bucketed) < 0.1 and spread(batches) > 1  # a bucket boundary may join two lengths
+    mixed.batch_sampler.set_epoch(1)
+    assert [b.indices.tolist() for b in mixed] != [b.indices.tolist() for b in batches]
+
+
+def test_plot_convergence_draws_every_chosen_run_with_labelled_axes():
+    import matplotlib
+    matplotlib.use("Agg")
+    from companion.plots.curves import plot_convergence
+    from companion.plots.figure import figure_problems
+
+    curve = C.Curve("a", updates=[50, 100], cpu_s=[60.0, 120.0], dev_ppl=[900.0, 8.0], dev_bleu=[None, 45.0])
+    record = {"name": "x", "results": {"experiments": {
+        "a": {"size": "full", "label": "Transformer", "curve": curve.to_dict()},
+        "b": {"size": "full", "label": "nn.Transformer", "curve": curve.to_dict()},
+        "c": {"size": "reduced", "label": "small", "curve": curve.to_dict()}}}}
+    left, right = plot_convergence(record)
+    assert [line.get_label() for line in left.get_lines()] == ["Transformer", "nn.Transformer"]
+    assert list(right.get_lines()[0].get_xdata()) == [2.0]  # CPU minutes where BLEU was measured
+    assert figure_problems(left.figure) == []
+    with pytest.raises(Exception, match="no experiment d"):
+        plot_convergence(record, ["a", "d"])

@@ -35,15 +35,18 @@ import functools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from companion.data.batching import encode_pairs, make_loader, source_ids
+from torch.utils.data import DataLoader, Sampler
+
+from companion.data.batching import PairDataset, collate, encode_pairs, example_lengths, make_loader, source_ids
 from companion.data.vocab import SentencePieceVocab
 from companion.decoding import decode_corpus
 from companion.errors import ConfigError
@@ -109,12 +112,51 @@ class ReversalData:
     src_vocab: SentencePieceVocab
     tgt_vocab: SentencePieceVocab
 
-    def loader(self, split: str, max_tokens: int, *, shuffle: bool, seed: int = 0, limit: int | None = None):
-        """The package's bucketed loader over the first ``limit`` pairs of ``split`` (all if None)."""
+    def loader(self, split: str, max_tokens: int, *, shuffle: bool, seed: int = 0, limit: int | None = None,
+               bucketed: bool = True):
+        """The package's bucketed loader over the first ``limit`` pairs of ``split`` (all if None);
+        ``bucketed=False``: batches of random composition under the same budget
+        (:class:`RandomBatchSampler`)."""
         check_choice("split", split, tuple(self.splits), "ReversalData.loader")
-        pairs = self.splits[split][:limit]
-        return make_loader(encode_pairs(pairs, self.src_vocab, self.tgt_vocab), max_tokens,
-                           shuffle=shuffle, seed=seed)
+        examples = encode_pairs(self.splits[split][:limit], self.src_vocab, self.tgt_vocab)
+        if bucketed:
+            return make_loader(examples, max_tokens, shuffle=shuffle, seed=seed)
+        sampler = RandomBatchSampler(example_lengths(examples), max_tokens, seed=seed)
+        return DataLoader(PairDataset(examples), batch_sampler=sampler, collate_fn=collate)
+
+
+class RandomBatchSampler(Sampler[list[int]]):
+    """The bucket sampler's token budget without its length sorting: each epoch (seeded by
+    ``(seed, epoch)``) the examples are put in random order and cut greedily into batches whose
+    padded size ``len(batch) * max length`` stays within ``max_tokens``, so a batch mixes short
+    and long sentences (and carries more padding)."""
+
+    def __init__(self, lengths: Sequence[int], max_tokens: int, seed: int = 0) -> None:
+        self.lengths = [int(n) for n in lengths]
+        self.max_tokens = check_int("max_tokens", max_tokens, max(self.lengths, default=1), "RandomBatchSampler")
+        self.seed, self.epoch = seed, 0
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = int(epoch)
+
+    def batches(self) -> list[list[int]]:
+        """This epoch's batches of example indices."""
+        out: list[list[int]] = []
+        batch: list[int] = []
+        longest = 0
+        for i in np.random.default_rng([self.seed, self.epoch]).permutation(len(self.lengths)).tolist():
+            if batch and (len(batch) + 1) * max(longest, self.lengths[i]) > self.max_tokens:
+                out.append(batch)
+                batch, longest = [], 0
+            batch.append(i)
+            longest = max(longest, self.lengths[i])
+        return out + [batch] if batch else out
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return iter(self.batches())
+
+    def __len__(self) -> int:
+        return len(self.batches())
 
 
 @functools.lru_cache(maxsize=2)
@@ -320,8 +362,9 @@ def plain_loop(name: str, model: nn.Module, loader, evaluate: Evaluator, recipe:
                                    ignore_index=PAD, reduction="sum", label_smoothing=recipe.label_smoothing)
             denominator = batch.ntokens if recipe.normalization == "tokens" else batch.size
             (loss / denominator).backward()
-            norm = torch.nn.utils.clip_grad_norm_(model.parameters(), recipe.clip_norm)
-            clipped += int(norm > recipe.clip_norm)
+            max_norm = recipe.clip_norm if recipe.clip_norm > 0 else math.inf
+            norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+            clipped += int(norm > max_norm)
             lr = optimizer.param_groups[0]["lr"]
             optimizer.step()
             schedule.step()
@@ -375,12 +418,13 @@ def peak_lr_options(recipe: Recipe) -> dict[str, Any]:
 def run(name: str, loop: str, model: nn.Module, data: ReversalData, recipe: Recipe, *, max_steps: int,
         eval_every: int, seed: int = 0, bleu_below_ppl: float | None = None, bleu_limit: int | None = None,
         dev_limit: int | None = None, stop_ppl: float | None = None, stop_bleu: float | None = None,
-        trainer_options: dict[str, Any] | None = None) -> Curve:
+        trainer_options: dict[str, Any] | None = None, bucketed: bool = True) -> Curve:
     """One experiment: ``model`` trained by ``loop`` (``"plain"`` or ``"trainer"``) on the task's
-    bucketed batches (shuffled with ``seed``), evaluated on the first ``dev_limit`` dev pairs.
+    bucketed batches (``bucketed=False``: random composition; shuffled with ``seed``), evaluated
+    on the first ``dev_limit`` dev pairs.
     ``trainer_options`` default to :func:`peak_lr_options`."""
     check_choice("loop", loop, ("plain", "trainer"), "run")
-    loader = data.loader("train", recipe.max_tokens, shuffle=True, seed=seed)
+    loader = data.loader("train", recipe.max_tokens, shuffle=True, seed=seed, bucketed=bucketed)
     evaluate = Evaluator(data, data.loader("dev", recipe.max_tokens, shuffle=False, limit=dev_limit),
                          bleu_below_ppl=bleu_below_ppl, bleu_limit=bleu_limit)
     if loop == "plain":
@@ -394,6 +438,7 @@ def run(name: str, loop: str, model: nn.Module, data: ReversalData, recipe: Reci
     return curve
 
 
-__all__ = ["Curve", "EMBED_INITS", "Evaluator", "Recipe", "ReversalData", "ReversalTask", "greedy_bleu",
+__all__ = ["Curve", "EMBED_INITS", "Evaluator", "RandomBatchSampler", "Recipe", "ReversalData", "ReversalTask",
+           "greedy_bleu",
            "inverse_sqrt_lr", "package_model", "peak_lr_options", "plain_loop", "reference_model",
            "reversal_data", "run", "trainer_loop"]

@@ -81,3 +81,52 @@ def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | 
     ax.grid(alpha=0.3)
     ax.legend()
     return ax
+
+
+def plot_convergence(record: Any, names: list[str] | None = None, axes=None, *,
+                     title: str = "Learning speed on the reversal task"):
+    """Learning curves of several runs side by side, from a convergence record
+    (``book/results/convergence-transformer.json``, written by ``scripts/convergence.py``; a
+    record dict or its name/path).
+
+    Left panel: dev perplexity against optimiser updates (log scale), the measure of learning
+    per update; right panel: greedy dev BLEU against CPU minutes spent training, the measure a
+    user waits for. ``names`` picks and orders the experiments (default: every one of the full
+    size); each is drawn with its ``label``. Returns the two axes."""
+    import matplotlib.pyplot as plt
+
+    from companion.experiments.records import read_record
+    from companion.plots.palette import colours_for
+
+    if not isinstance(record, dict):
+        record = read_record(record)
+    runs = record.get("results", {}).get("experiments", {})
+    if names is None:
+        names = [n for n, e in runs.items() if e.get("size") == "full"]
+    missing = [n for n in names if n not in runs]
+    if missing or not names:
+        raise DataError(f"{record.get('name')}: no experiment {', '.join(missing) or '(none chosen)'} "
+                        f"(has: {', '.join(runs) or 'none'})")
+    if axes is None:
+        fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+        fig.suptitle(title)
+    left, right = axes
+    labels = [runs[n].get("label", n) for n in names]
+    colours = colours_for(labels)
+    for name, label in zip(names, labels):
+        curve = runs[name]["curve"]
+        left.plot(curve["updates"], curve["dev_ppl"], "o-", ms=3, lw=1.5, color=colours[label], label=label)
+        points = [(s / 60, b) for s, b in zip(curve["cpu_s"], curve["dev_bleu"]) if b is not None]
+        if points:
+            right.plot(*zip(*points), "o-", ms=3, lw=1.5, color=colours[label], label=label)
+    left.set_yscale("log")
+    left.set_xlabel("optimiser updates")
+    left.set_ylabel("dev perplexity")
+    left.set_title("dev perplexity per update")
+    right.set_xlabel("CPU minutes of training (one thread)")
+    right.set_ylabel("dev BLEU (greedy)")
+    right.set_title("dev BLEU against training time")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    left.legend(frameon=False, fontsize=8)
+    return axes
