@@ -14,12 +14,13 @@ covers everything in it. Where the package runs an optimised form, the readable 
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import defined_objects
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -103,23 +104,10 @@ def covered(required_file: str, name: str, found: list[tuple[Path, str | None]])
     return False
 
 
-def defined(path: Path) -> set[str]:
-    """Top-level functions and classes of a module, and ``Class.method`` for their methods."""
-    names = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.ClassDef):
-            names.add(node.name)
-            names.update(f"{node.name}.{n.name}" for n in node.body
-                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            names.add(node.name)
-    return names
-
-
 def test_every_required_object_exists_in_the_package():
     """The list itself stays true to the code: a renamed object fails here, not silently."""
     missing = [f"{chapter}: {file}::{name}" for chapter, rows in REQUIRED.items()
-               for file, name, _ in rows if name not in defined(ROOT / file)]
+               for file, name, _ in rows if name not in defined_objects(ROOT / file)]
     assert not missing, "required objects not defined: " + "; ".join(missing)
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import defined_objects
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "book").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.md"))
 
@@ -64,8 +66,6 @@ def test_the_leftover_scanner_flags_templates(text, expected):
 def test_literalincludes_point_at_existing_package_objects():
     """Every ``literalinclude`` of a chapter names an existing file and, with ``:pyobject:``,
     an object defined in it, so the code a reader sees is the code that runs."""
-    import ast
-
     pattern = re.compile(r"```\{literalinclude\}\s+(\S+)\s*\n((?::[a-z-]+:.*\n)*)")
     for page in PAGES:
         for where, text in markdown_of(page):
@@ -74,16 +74,7 @@ def test_literalincludes_point_at_existing_package_objects():
                 assert target.is_file(), f"{where}: {m.group(1)} does not exist"
                 obj = re.search(r":pyobject:\s*(\S+)", m.group(2))
                 if obj:
-                    tree = ast.parse(target.read_text(encoding="utf-8"))
-                    names = set()
-                    for node in ast.walk(tree):
-                        if isinstance(node, ast.ClassDef):
-                            names.add(node.name)
-                            names.update(f"{node.name}.{n.name}" for n in node.body
-                                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-                        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                            names.add(node.name)
-                    assert obj.group(1) in names, f"{where}: {obj.group(1)} is not in {m.group(1)}"
+                    assert obj.group(1) in defined_objects(target), f"{where}: {obj.group(1)} is not in {m.group(1)}"
 
 
 # ------------------------------------------------------------------ numbers typed into the prose
