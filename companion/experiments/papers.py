@@ -472,7 +472,12 @@ def scope_text(scope: dict[str, Any]) -> str:
 def _load(names: Sequence[str], records: Records | None) -> dict[str, Mapping[str, Any]]:
     out = {}
     for name in names:
-        out[name] = records[name] if records is not None and name in records else read_record(name)
+        if records is None:
+            out[name] = read_record(name)
+        elif name in records:
+            out[name] = records[name]
+        else:  # records given: they are the whole evidence, book/results/ is not consulted
+            raise DataError(f"record {name} is not among the records given")
     return out
 
 
