@@ -66,7 +66,7 @@ class Size:
 
 
 SIZES = {
-    "full": Size(C.Recipe(), max_steps=750, eval_every=50, dev_limit=None, bleu_below_ppl=40.0),
+    "full": Size(C.Recipe(), max_steps=800, eval_every=50, dev_limit=None, bleu_below_ppl=40.0),
     "reduced": Size(C.Recipe(d_model=128, num_layers=2, d_ff=512, max_tokens=2048), max_steps=1000,
                     eval_every=100, dev_limit=500, bleu_below_ppl=None),
 }
@@ -95,6 +95,18 @@ class Experiment:
 
 
 EXPERIMENTS: dict[str, Experiment] = {
+    # ------------------------------------------------------------------ full: the recipe
+    "full-plain-package": Experiment(
+        "full", "Transformer, length buckets", "the package Transformer in the minimal loop on the package's "
+        "length-bucketed batches (4096 tokens, nearly all real)", loop="plain"),
+    "full-plain-random": Experiment(
+        "full", "Transformer, mixed-length batches", "the same, on batches of random composition under the "
+        "same padded budget (JoeyNMT's batching: ~100 sentences of every length, ~2,350 real tokens)",
+        loop="plain", bucketed=False),
+    "full-plain-joeynmt-lr": Experiment(
+        "full", "Transformer, JoeyNMT's rate", "the same length buckets with the rate applied as JoeyNMT "
+        "applies it: first update at the peak, then one update behind, floor 1e-4",
+        loop="plain", recipe={"schedule": "joeynmt", "min_lr": 1e-4}),
     # ------------------------------------------------------------------ reduced: the training loop
     "reduced-trainer-package": Experiment(
         "reduced", "Transformer, Trainer", "the package Transformer through the package Trainer (baseline)"),

@@ -179,6 +179,13 @@ class Recipe:
     ``peak_lr`` is the largest learning rate: reached at update ``warmup_steps`` after a linear
     warmup, then decayed as ``peak_lr * sqrt(warmup_steps / s)``. ``normalization`` divides the
     summed token loss by the number of real target ``"tokens"`` or of ``"sentences"``.
+
+    ``schedule="joeynmt"`` applies the rate as JoeyNMT 2.3 does with the same settings (measured
+    from its logs): the first update at the full ``peak_lr`` (the optimiser's initial rate, before
+    the scheduler has stepped), every later update ``s`` at ``max(rate(s - 1), min_lr)`` -- one
+    update behind, never below ``min_lr`` (JoeyNMT's 1e-4), so the first ~80 updates of the
+    warmup run faster than the linear ramp. ``schedule="linear"`` is the ramp itself
+    (:func:`inverse_sqrt_lr`); ``min_lr`` applies to both.
     """
 
     d_model: int = 256
@@ -195,9 +202,22 @@ class Recipe:
     label_smoothing: float = 0.1
     max_tokens: int = 4096
     normalization: str = "tokens"
+    schedule: str = "linear"
+    min_lr: float = 0.0
 
     def __post_init__(self) -> None:
         check_choice("normalization", self.normalization, ("tokens", "sentences"), "Recipe")
+        check_choice("schedule", self.schedule, ("linear", "joeynmt"), "Recipe")
+        if not 0.0 <= self.min_lr <= self.peak_lr:
+            raise ConfigError(f"Recipe: min_lr must lie in [0, peak_lr={self.peak_lr}], got {self.min_lr!r}")
+
+    def lr(self, update: int) -> float:
+        """The rate applied at optimiser update ``update`` (1-based), per ``schedule``."""
+        if self.schedule == "joeynmt":
+            if update <= 1:
+                return self.peak_lr
+            return max(inverse_sqrt_lr(update - 1, self.peak_lr, self.warmup_steps), self.min_lr)
+        return max(inverse_sqrt_lr(update, self.peak_lr, self.warmup_steps), self.min_lr)
 
     def replace(self, **changes: Any) -> "Recipe":
         return dataclasses.replace(self, **changes)
@@ -347,7 +367,7 @@ def plain_loop(name: str, model: nn.Module, loader, evaluate: Evaluator, recipe:
     ``eval_every`` updates; stops at ``max_steps`` or once ``stop_ppl``/``stop_bleu`` are reached."""
     optimizer = torch.optim.Adam(model.parameters(), lr=recipe.peak_lr, betas=recipe.betas, eps=recipe.eps)
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda k: inverse_sqrt_lr(k + 1, 1.0, recipe.warmup_steps))  # k = updates done
+        optimizer, lambda k: recipe.lr(k + 1) / recipe.peak_lr)  # k = updates done
     curve = Curve(name)
     model.train()
     step, clipped, cpu, epoch = 0, 0, 0.0, 0
@@ -409,7 +429,11 @@ def trainer_loop(name: str, model: nn.Module, loader, evaluate: Evaluator, *, ma
 def peak_lr_options(recipe: Recipe) -> dict[str, Any]:
     """The Trainer options that train with ``recipe``: the ``vaswani`` preset (Adam 0.9/0.98/1e-9)
     with the factor that peaks at the recipe's rate (:func:`~companion.training.optim.vaswani_factor`),
-    warmup, clipping, label smoothing and loss normalisation."""
+    warmup, clipping, label smoothing and loss normalisation. The Trainer's schedule is the linear
+    warmup of :func:`inverse_sqrt_lr`: a recipe with another ``schedule`` or a ``min_lr`` is refused."""
+    if recipe.schedule != "linear" or recipe.min_lr:
+        raise ConfigError(f"peak_lr_options: the Trainer has no {recipe.schedule!r} schedule with "
+                          f"min_lr={recipe.min_lr}; train this recipe with the plain loop")
     return {"preset": "vaswani", "lr": vaswani_factor(recipe.peak_lr, recipe.warmup_steps, recipe.d_model),
             "warmup_steps": recipe.warmup_steps, "clip_norm": recipe.clip_norm,
             "label_smoothing": recipe.label_smoothing, "loss_normalization": recipe.normalization}
