@@ -103,10 +103,11 @@ EXPERIMENTS: dict[str, Experiment] = {
         "full", "Transformer, mixed-length batches", "the same, on batches of random composition under the "
         "same padded budget (JoeyNMT's batching: ~100 sentences of every length, ~2,350 real tokens)",
         loop="plain", bucketed=False),
-    "full-plain-joeynmt-lr": Experiment(
-        "full", "Transformer, JoeyNMT's rate", "the same length buckets with the rate applied as JoeyNMT "
-        "applies it: first update at the peak, then one update behind, floor 1e-4",
-        loop="plain", recipe={"schedule": "joeynmt", "min_lr": 1e-4}),
+    "full-plain-joeynmt-loop": Experiment(
+        "full", "Transformer, mixed batches + JoeyNMT's rate", "mixed-length batches and the rate applied as "
+        "JoeyNMT applies it (first update at the peak, then one update behind, floor 1e-4): JoeyNMT's "
+        "training loop rebuilt around the package model", loop="plain", bucketed=False,
+        recipe={"schedule": "joeynmt", "min_lr": 1e-4}),
     # ------------------------------------------------------------------ reduced: the training loop
     "reduced-trainer-package": Experiment(
         "reduced", "Transformer, Trainer", "the package Transformer through the package Trainer (baseline)"),
