@@ -58,7 +58,7 @@ FAMILIES = ("seq2seq", "rnnsearch", "rnnencdec", "transformer")
 
 #: the scripts in bench/ that this driver runs
 SCRIPTS = ("kosynth.py", "cells.py", "decode.py", "attention.py", "transformer.py", "mfu.py",
-           "chapters.py", "data.py")
+           "chapters.py", "data.py", "convergence.py")
 #: scripts in bench/ that this driver does not run, and why
 EXCLUDED = {
     "run_all.py": "this driver",
@@ -151,6 +151,7 @@ def plan(quick: bool, with_chapters: bool, notebooks: list[Path] | None = None) 
                                           "--round-steps", "1", "--train-sentences", "50",
                                           "--vocab-size", "100", "--repeat", "1"] if q else [])), "transformer", 120),
         Job("bench/mfu.py", py("mfu.py", "--threads", "1", *(["--quick"] if q else [])), "mfu", 90),
+        Job("bench/convergence.py", py("convergence.py", *(["--quick"] if q else [])), "convergence", 420),
         Job("baseline", [sys.executable, "-c", "import torch, companion.models, companion.training, "
                                                "companion.decoding"], "baseline", 1),
     ]
@@ -181,6 +182,12 @@ def required_keys(jobs: list[Job]) -> list[Key]:
         Key("train_tokens_per_s_package", "bench/transformer.py", "tokens/CPU-s",
             "package Transformer (dropout on residuals, attention and FFN, like nn.Transformer), "
             "Trainer steps", ref_key="train_tokens_per_s_nn_transformer"),
+        Key("convergence_updates_package", "bench/convergence.py", "updates",
+            "package Transformer, updates to the target dev perplexity on the reversal task (reduced size, "
+            "plain loop; bench/convergence.py)", ref_key="convergence_updates_reference"),
+        Key("convergence_cpu_s_package", "bench/convergence.py", "CPU s",
+            "package Transformer, training CPU-seconds to the target dev perplexity (same run)",
+            ref_key="convergence_cpu_s_reference"),
         Key("train_tokens_per_s_package_fused", "bench/transformer.py", "tokens/CPU-s",
             "package Transformer, residual dropout only (fused attention kernel)",
             ref_key="train_tokens_per_s_nn_transformer"),

@@ -181,3 +181,58 @@ def test_plot_convergence_draws_every_chosen_run_with_labelled_axes():
     assert figure_problems(left.figure) == []
     with pytest.raises(Exception, match="no experiment d"):
         plot_convergence(record, ["a", "d"])
+
+
+def test_the_joeynmt_schedule_applies_the_peak_first_then_lags_one_update_above_a_floor():
+    joey = C.Recipe(schedule="joeynmt", min_lr=1e-4)
+    rates = [joey.lr(s) for s in range(1, 1602)]
+    assert rates[0] == 5e-4                                   # the optimiser's initial rate
+    assert rates[1:80] == [1e-4] * 79                          # the floor, while the ramp is below it
+    assert rates[100] == pytest.approx(C.inverse_sqrt_lr(100, 5e-4, 400))  # one update behind
+    assert max(rates[1:]) == pytest.approx(5e-4) and rates.index(max(rates[1:]), 1) == 400
+    assert rates[-1] == pytest.approx(2.5e-4)
+    linear = C.Recipe()
+    assert [linear.lr(s) for s in range(1, 1601)] == [C.inverse_sqrt_lr(s, 5e-4, 400) for s in range(1, 1601)]
+
+
+def test_a_recipe_schedule_the_trainer_cannot_follow_is_refused():
+    with pytest.raises(ConfigError, match="schedule"):
+        C.Recipe(schedule="noam")
+    with pytest.raises(ConfigError, match="min_lr"):
+        C.Recipe(min_lr=1e-3)  # above the peak
+    with pytest.raises(ConfigError, match="plain loop"):
+        C.peak_lr_options(C.Recipe(schedule="joeynmt", min_lr=1e-4))
+
+
+def test_the_plain_loop_applies_the_recipes_schedule(data, one_thread):
+    recipe = SMALL_RECIPE.replace(schedule="joeynmt", min_lr=1e-3)
+    model = C.package_model(data, recipe)
+    loader = data.loader("train", recipe.max_tokens, shuffle=True)
+    curve = C.plain_loop("joey-rate", model, loader, C.Evaluator(data, data.loader("dev", 200, shuffle=False)),
+                         recipe, max_steps=6, eval_every=2)
+    # the rate recorded at an evaluation is the one of the update just done
+    assert curve.lr == pytest.approx([recipe.lr(u) for u in (2, 4, 6)])
+    assert curve.lr[0] == pytest.approx(1e-3)  # the floor: the ramp would give 3e-3 * 1 / 10
+
+
+def test_the_joeynmt_reference_configuration_carries_the_recipe(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "joeynmt_reference.py"
+    spec = importlib.util.spec_from_file_location("joeynmt_reference", path)
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    recipe = C.Recipe()
+    cfg = ref.joey_config(recipe, tmp_path / "data", tmp_path / "model", 800, 50)
+    train, model = cfg["training"], cfg["model"]
+    assert (train["learning_rate"], train["learning_rate_warmup"], train["clip_grad_norm"]) == (5e-4, 400, 1.0)
+    assert (train["batch_size"], train["batch_type"], train["normalization"]) == (4096, "token", "tokens")
+    assert train["label_smoothing"] == 0.1 and tuple(train["adam_betas"]) == (0.9, 0.98)
+    assert model["tied_softmax"] and model["encoder"]["layer_norm"] == "pre"
+    assert (model["encoder"]["num_layers"], model["encoder"]["hidden_size"], model["encoder"]["ff_size"],
+            model["encoder"]["num_heads"]) == (3, 256, 1024, 4)
+    ref.write_task(SMALL_TASK, tmp_path / "data")
+    sources = (tmp_path / "data" / "train.src").read_text(encoding="utf-8").splitlines()
+    targets = (tmp_path / "data" / "train.trg").read_text(encoding="utf-8").splitlines()
+    assert list(zip(sources, targets)) == SMALL_TASK.splits()["train"]
