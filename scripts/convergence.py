@@ -170,11 +170,15 @@ def run_experiment(name: str, exp: Experiment, data: C.ReversalData, size: Size)
     return entry
 
 
-def merge(path: Path, entries: dict[str, dict], task: C.ReversalTask, quick: bool) -> Path:
-    """Add ``entries`` to the record at ``path`` (replacing runs of the same name)."""
+def merge(path: Path, entries: dict[str, dict], task: C.ReversalTask, quick: bool,
+          extra_results: dict[str, Any] | None = None) -> Path:
+    """Add ``entries`` to the record at ``path`` (replacing runs of the same name) and
+    ``extra_results`` to its results (other results already there are kept)."""
     experiments: dict[str, Any] = {}
+    results: dict[str, Any] = {}
     if path.exists():
-        experiments = dict(read_record(path)["results"].get("experiments", {}))
+        results = dict(read_record(path)["results"])
+        experiments = dict(results.get("experiments", {}))
     experiments.update(entries)
     config = {"task": dataclasses.asdict(task), "quick": quick, "threads": torch.get_num_threads(),
               "sizes": {k: {**dataclasses.asdict(v), "recipe": dataclasses.asdict(v.recipe)}
@@ -183,8 +187,28 @@ def merge(path: Path, entries: dict[str, dict], task: C.ReversalTask, quick: boo
     summary = {n: {"size": e["size"], "label": e["label"], "to_ppl_10": e["to_ppl_10"],
                    "to_bleu_40": e["to_bleu_40"], "final_update": e["curve"]["updates"][-1],
                    "final_dev_ppl": e["curve"]["dev_ppl"][-1]} for n, e in experiments.items()}
-    record = make_record(NAME, "convergence", config, {"experiments": experiments, "summary": summary})
+    results.update(extra_results or {})
+    results.update(experiments=experiments, summary=summary)
+    record = make_record(NAME, "convergence", config, results)
     return write_record(record, path)
+
+
+def merge_records(path: Path, sources: list[Path]) -> Path:
+    """Gather the experiments (and other results) of records written elsewhere (runs made in
+    parallel, each with its own ``--out``) into the record at ``path``; each experiment keeps the
+    provenance of the record it was made in."""
+    task = None
+    for source in sources:
+        record = read_record(source)
+        if record.get("config", {}).get("quick"):
+            raise SystemExit(f"error: {source} holds --quick runs; they do not go into a record")
+        task = C.ReversalTask(**record["config"]["task"])
+        results = dict(record["results"])
+        entries = {n: {**e, "provenance": e.get("provenance", record["provenance"])}
+                   for n, e in results.pop("experiments", {}).items()}
+        results.pop("summary", None)
+        path = merge(path, entries, task, False, results)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,12 +216,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("names", nargs="*", help="experiments to run (default: all of --size)")
     ap.add_argument("--size", choices=sorted(SIZES), default=None, help="run every experiment of this size")
     ap.add_argument("--list", action="store_true", help="list the experiments and exit")
+    ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="RECORD",
+                    help="gather these records' runs into the record (--out or the book's) and exit")
     ap.add_argument("--quick", action="store_true", help="tiny task, a few updates: plumbing only")
     ap.add_argument("--out", type=Path, default=None, help=f"record path (default book/results/{NAME}.json)")
     args = ap.parse_args(argv)
     if args.list:
         for name, exp in EXPERIMENTS.items():
             print(f"{name:28s} {exp.size:8s} {exp.what}")
+        return 0
+    if args.merge:
+        path = merge_records(args.out or RESULTS_DIR / f"{NAME}.json", args.merge)
+        print(json.dumps({"record": str(path), "merged": [str(p) for p in args.merge]}))
         return 0
     names = args.names or [n for n, e in EXPERIMENTS.items() if args.size in (None, e.size)]
     unknown = [n for n in names if n not in EXPERIMENTS]

@@ -158,12 +158,97 @@ def train_joeynmt(cfg: dict, bleu_below_ppl: float) -> tuple[C.Curve, dict[str, 
     return curve, extra
 
 
+class _Vocabulary:
+    """What JoeyNMT's ``build_model`` reads of a vocabulary, with the package's special ids."""
+
+    pad_index, bos_index, eos_index, unk_index, sep_index = 0, 1, 2, 3, None
+    specials, lang_tags = ["<unk>", "<pad>", "<s>", "</s>"], []
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def lookup(self, token: str) -> int:
+        return {"<pad>": 0, "<s>": 1, "</s>": 2, "<unk>": 3}[token]
+
+    def __len__(self) -> int:
+        return self.size
+
+
+def copy_joeynmt_weights(package, joey) -> None:
+    """Copy a JoeyNMT Transformer's parameters into the package :class:`Transformer` of the same
+    sizes (its q, k, v matrices stacked into the package's fused ``in_proj``)."""
+    def attention(ours, theirs):
+        ours.in_proj.weight.copy_(torch.cat([theirs.q_layer.weight, theirs.k_layer.weight, theirs.v_layer.weight]))
+        ours.in_proj.bias.copy_(torch.cat([theirs.q_layer.bias, theirs.k_layer.bias, theirs.v_layer.bias]))
+        ours.out_proj.weight.copy_(theirs.output_layer.weight)
+        ours.out_proj.bias.copy_(theirs.output_layer.bias)
+
+    def norm(ours, theirs):
+        ours.weight.copy_(theirs.weight)
+        ours.bias.copy_(theirs.bias)
+
+    def ffn(ours, theirs):
+        for mine, index in ((ours.linear1, 0), (ours.linear2, 3)):
+            mine.weight.copy_(theirs.pwff_layer[index].weight)
+            mine.bias.copy_(theirs.pwff_layer[index].bias)
+
+    with torch.no_grad():
+        package.src_embed.weight.copy_(joey.src_embed.lut.weight)
+        package.tgt_embed.weight.copy_(joey.trg_embed.lut.weight)
+        for ours, theirs in zip(package.encoder_layers, joey.encoder.layers):
+            attention(ours.self_attn, theirs.src_src_att)
+            norm(ours.norm1, theirs.layer_norm)
+            norm(ours.norm2, theirs.feed_forward.layer_norm)
+            ffn(ours.ffn, theirs.feed_forward)
+        for ours, theirs in zip(package.decoder_layers, joey.decoder.layers):
+            attention(ours.self_attn, theirs.trg_trg_att)
+            attention(ours.cross_attn, theirs.src_trg_att)
+            norm(ours.norm1, theirs.x_layer_norm)
+            norm(ours.norm2, theirs.dec_layer_norm)
+            norm(ours.norm3, theirs.feed_forward.layer_norm)
+            ffn(ours.ffn, theirs.feed_forward)
+        norm(package.encoder_norm, joey.encoder.layer_norm)
+        norm(package.decoder_norm, joey.decoder.layer_norm)
+
+
+def equivalence(cfg: dict, recipe: C.Recipe) -> dict[str, Any]:
+    """Is JoeyNMT's Transformer the package's? Copy a freshly built JoeyNMT model's parameters
+    into the package model and compare the logits of the first dev batch (evaluation mode)."""
+    from joeynmt.model import build_model
+
+    from companion.models.transformer import Transformer
+
+    data = C.reversal_data(C.ReversalTask())
+    size = len(data.tgt_vocab)
+    torch.manual_seed(0)
+    joey = build_model(copy.deepcopy(cfg["model"]), _Vocabulary(len(data.src_vocab)), _Vocabulary(size))
+    package = Transformer(len(data.src_vocab), size, **recipe.sizes, attention_dropout=recipe.dropout,
+                          activation_dropout=recipe.dropout)
+    copy_joeynmt_weights(package, joey)
+    joey.eval()
+    package.eval()
+    batch = next(iter(data.loader("dev", recipe.max_tokens, shuffle=False)))
+    with torch.no_grad():
+        src_mask, trg_mask = (batch.src != 0).unsqueeze(1), (batch.tgt_in != 0).unsqueeze(1)
+        theirs, _, _, _ = joey._encode_decode(src=batch.src, trg_input=batch.tgt_in, src_mask=src_mask,
+                                              src_length=src_mask.sum(-1).squeeze(1), trg_mask=trg_mask)
+        ours = package(batch)
+    real = batch.tgt_out != 0
+    return {"max_abs_logit_difference": float((theirs - ours)[real].abs().max()),
+            "logit_sd": float(theirs[real].std()), "positions": int(real.sum()),
+            "parameters_joeynmt": sum(p.numel() for p in joey.parameters()),
+            "parameters_package": sum(p.numel() for p in package.parameters()),
+            "note": "JoeyNMT's LayerNorm eps is 1e-6, the package's 1e-5"}
+
+
 def main(argv: list[str] | None = None) -> int:
     import convergence as S  # scripts/convergence.py: sizes, targets and the record
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=None, help=f"record path (default book/results/{S.NAME}.json)")
     ap.add_argument("--max-steps", type=int, default=S.SIZES["full"].max_steps)
+    ap.add_argument("--equivalence", action="store_true",
+                    help="only compare JoeyNMT's model with the package's on copied weights (seconds)")
     args = ap.parse_args(argv)
     try:
         import joeynmt  # noqa: F401
@@ -172,6 +257,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     torch.set_num_threads(1)
     size, task = S.SIZES["full"], C.ReversalTask()
+    if args.equivalence:
+        cfg = joey_config(size.recipe, Path("data"), Path("model"), args.max_steps, size.eval_every)
+        check = equivalence(cfg, size.recipe)
+        path = S.merge(args.out or S.RESULTS_DIR / f"{S.NAME}.json", {}, task, quick=False,
+                       extra_results={"equivalence": check})
+        print(json.dumps({"record": str(path), "equivalence": check}))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         write_task(task, Path(tmp) / "data")
         cfg = joey_config(size.recipe, Path(tmp) / "data", Path(tmp) / "model", args.max_steps, size.eval_every)

@@ -236,3 +236,42 @@ def test_the_joeynmt_reference_configuration_carries_the_recipe(tmp_path):
     sources = (tmp_path / "data" / "train.src").read_text(encoding="utf-8").splitlines()
     targets = (tmp_path / "data" / "train.trg").read_text(encoding="utf-8").splitlines()
     assert list(zip(sources, targets)) == SMALL_TASK.splits()["train"]
+
+
+def _script(name: str):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parents[1] / "scripts"
+    sys.path.insert(0, str(scripts))
+    try:
+        spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(scripts))
+    return module
+
+
+def test_runs_recorded_apart_are_gathered_with_their_own_provenance(tmp_path):
+    S = _script("convergence")
+    curve = C.Curve("x", updates=[50], cpu_s=[1.0], dev_ppl=[900.0], dev_bleu=[None], lr=[1e-4], clip_rate=[0.0])
+
+    def entry(label):
+        return {"size": "full", "label": label, "curve": curve.to_dict(), "to_ppl_10": curve.to_point("dev_ppl", 10),
+                "to_bleu_40": curve.to_point("dev_bleu", above=40)}
+
+    a = S.merge(tmp_path / "a.json", {"run-a": entry("A")}, SMALL_TASK, False)
+    b = S.merge(tmp_path / "b.json", {"run-b": entry("B")}, SMALL_TASK, False, {"equivalence": {"ok": 1}})
+    out = S.merge_records(tmp_path / "all.json", [a, b])
+    from companion.experiments.records import read_record
+
+    merged = read_record(out)["results"]
+    assert set(merged["experiments"]) == {"run-a", "run-b"} and merged["equivalence"] == {"ok": 1}
+    assert set(merged["summary"]) == {"run-a", "run-b"}
+    assert all("commit" in e["provenance"] for e in merged["experiments"].values())
+    quick = S.merge(tmp_path / "q.json", {"run-q": entry("Q")}, SMALL_TASK, True)
+    with pytest.raises(SystemExit, match="quick"):
+        S.merge_records(tmp_path / "all.json", [quick])
