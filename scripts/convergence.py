@@ -103,6 +103,10 @@ EXPERIMENTS: dict[str, Experiment] = {
         "full", "Transformer, mixed-length batches", "the same, on batches of random composition under the "
         "same padded budget (JoeyNMT's batching: ~100 sentences of every length, ~2,350 real tokens)",
         loop="plain", bucketed=False),
+    "full-plain-joeynmt-lr": Experiment(
+        "full", "Transformer, JoeyNMT's rate", "the package's length buckets with the rate applied as JoeyNMT "
+        "applies it (first update at the peak, then one update behind, floor 1e-4)",
+        loop="plain", recipe={"schedule": "joeynmt", "min_lr": 1e-4}),
     "full-plain-joeynmt-loop": Experiment(
         "full", "Transformer, mixed batches + JoeyNMT's rate", "mixed-length batches and the rate applied as "
         "JoeyNMT applies it (first update at the peak, then one update behind, floor 1e-4): JoeyNMT's "
