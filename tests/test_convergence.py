@@ -177,7 +177,8 @@ def test_plot_convergence_draws_every_chosen_run_with_labelled_axes():
         "c": {"size": "reduced", "label": "small", "curve": curve.to_dict()}}}}
     left, right = plot_convergence(record)
     assert [line.get_label() for line in left.get_lines()] == ["Transformer", "nn.Transformer"]
-    assert list(right.get_lines()[0].get_xdata()) == [2.0]  # CPU minutes where BLEU was measured
+    assert list(right.get_lines()[0].get_xdata()) == [1.0, 2.0]  # CPU minutes
+    assert list(right.get_lines()[0].get_ydata()) == [900.0, 8.0] and right.get_yscale() == "log"
     assert figure_problems(left.figure) == []
     with pytest.raises(Exception, match="no experiment d"):
         plot_convergence(record, ["a", "d"])
