@@ -276,3 +276,20 @@ def test_runs_recorded_apart_are_gathered_with_their_own_provenance(tmp_path):
     quick = S.merge(tmp_path / "q.json", {"run-q": entry("Q")}, SMALL_TASK, True)
     with pytest.raises(SystemExit, match="quick"):
         S.merge_records(tmp_path / "all.json", [quick])
+
+
+def test_the_comparison_table_reads_each_run_at_the_chosen_updates():
+    fast = C.Curve("f", updates=[50, 100, 150], cpu_s=[10.0, 20.0, 30.0], dev_ppl=[900.0, 80.0, 9.0],
+                   dev_bleu=[None, None, 51.0])
+    slow = C.Curve("s", updates=[50, 100, 150], cpu_s=[8.0, 16.0, 24.0], dev_ppl=[950.0, 400.0, 120.0],
+                   dev_bleu=[None, None, None])
+    runs = {"joey": {"label": "JoeyNMT", "loop": "joeynmt", "bucketed": False, "curve": slow.to_dict()},
+            "pkg": {"label": "package", "bucketed": True, "recipe": {"schedule": "linear"}, "curve": fast.to_dict()}}
+    rows = C.comparison_rows(runs, ["pkg", "joey"], shown=(100, 125))
+    assert rows[0] == {"run": "package", "batches": "length buckets", "rate": "linear warmup",
+                       "CPU-s per update": 0.2, "ppl at 100": 80.0, "ppl at 125": None, "first ppl ≤ 100": 100,
+                       "BLEU at 150": 51.0}
+    assert (rows[1]["batches"], rows[1]["rate"], rows[1]["first ppl ≤ 100"], rows[1]["BLEU at 150"]) == (
+        "mixed lengths", "JoeyNMT's", "—", "—")
+    assert C.curve_at(runs["joey"], 150) == 120.0 and C.curve_at(runs["joey"], 150, "cpu_s") == 24.0
+    assert C.first_update_below(runs["pkg"], 10) == 150 and C.first_update_below(runs["joey"], 10) is None

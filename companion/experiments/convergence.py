@@ -462,7 +462,41 @@ def run(name: str, loop: str, model: nn.Module, data: ReversalData, recipe: Reci
     return curve
 
 
+# ------------------------------------------------------------------------------ reading the record
+def curve_at(run: dict[str, Any], update: int, key: str = "dev_ppl") -> float | None:
+    """A recorded run's ``key`` (``dev_ppl``, ``dev_bleu``, ``cpu_s``...) at evaluation ``update``
+    (None where it was not evaluated or not computed)."""
+    curve = run["curve"]
+    return dict(zip(curve["updates"], curve[key])).get(update)
+
+
+def first_update_below(run: dict[str, Any], ppl: float) -> int | None:
+    """The first evaluated update of a recorded run whose dev perplexity is at most ``ppl``."""
+    return next((u for u, p in zip(run["curve"]["updates"], run["curve"]["dev_ppl"]) if p <= ppl), None)
+
+
+def comparison_rows(runs: dict[str, dict[str, Any]], names: Sequence[str], shown: Sequence[int],
+                    below: float = 100.0) -> list[dict[str, Any]]:
+    """One table row per recorded run of ``names``: its label, batches (length buckets or mixed
+    lengths), rate (the recipe's linear warmup or JoeyNMT's), training CPU-seconds per update, the
+    dev perplexity at each update of ``shown``, the first update at perplexity ``below`` or less,
+    and the greedy BLEU of its last evaluation ("—" where not reached or not computed)."""
+    rows = []
+    for name in names:
+        run, curve = runs[name], runs[name]["curve"]
+        joeynmt = run.get("loop") == "joeynmt" or run.get("recipe", {}).get("schedule") == "joeynmt"
+        row = {"run": run["label"], "batches": "length buckets" if run.get("bucketed", True) else "mixed lengths",
+               "rate": "JoeyNMT's" if joeynmt else "linear warmup",
+               "CPU-s per update": curve["cpu_s"][-1] / curve["updates"][-1]}
+        row.update({f"ppl at {u}": curve_at(run, u) for u in shown})
+        row[f"first ppl ≤ {below:g}"] = first_update_below(run, below) or "—"
+        bleu = curve["dev_bleu"][-1]
+        row[f"BLEU at {curve['updates'][-1]}"] = "—" if bleu is None else bleu
+        rows.append(row)
+    return rows
+
+
 __all__ = ["Curve", "EMBED_INITS", "Evaluator", "RandomBatchSampler", "Recipe", "ReversalData", "ReversalTask",
-           "greedy_bleu",
+           "comparison_rows", "curve_at", "first_update_below", "greedy_bleu",
            "inverse_sqrt_lr", "package_model", "peak_lr_options", "plain_loop", "reference_model",
            "reversal_data", "run", "trainer_loop"]
