@@ -113,11 +113,13 @@ def plot_convergence(record: Any, names: list[str] | None = None, axes=None, *,
     left, right = axes
     labels = [runs[n].get("label", n) for n in names]
     colours = colours_for(labels)
-    for name, label in zip(names, labels):
+    styles = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1, 1, 1)))]
+    for i, (name, label) in enumerate(zip(names, labels)):
         curve = runs[name]["curve"]
-        left.plot(curve["updates"], curve["dev_ppl"], "o-", ms=3, lw=1.5, color=colours[label], label=label)
-        right.plot([s / 60 for s in curve["cpu_s"]], curve["dev_ppl"], "o-", ms=3, lw=1.5, color=colours[label],
-                   label=label)
+        marker, line = styles[i % len(styles)]  # the runs of one family share a colour: tell them apart
+        style = {"marker": marker, "linestyle": line, "ms": 3.5, "lw": 1.5, "color": colours[label]}
+        left.plot(curve["updates"], curve["dev_ppl"], label=label, **style)
+        right.plot([s / 60 for s in curve["cpu_s"]], curve["dev_ppl"], label=label, **style)
     for ax in axes:
         ax.set_yscale("log")
         ax.set_ylabel("dev perplexity (log scale)")
