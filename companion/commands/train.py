@@ -51,7 +51,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.training.distributed import cleanup, init_distributed
+    from companion.training.distributed import barrier, cleanup, init_distributed
 
     overrides = list(args.overrides)
     if args.max_steps is not None:
@@ -78,7 +78,13 @@ def run(args: argparse.Namespace) -> int:
     check_output_dir("--out", run_dir)
     dist = init_distributed(args.device)
     try:
-        return _train(cfg, args, run_dir, dist)
+        code = _train(cfg, args, run_dir, dist)
+        # every rank tears the process group down together: a rank that destroyed its gloo group
+        # while rank 0 was still writing the last checkpoint was seen to abort at exit
+        # ("terminate called without an active exception"); not on an error path, where a
+        # barrier would wait for a rank that is gone
+        barrier()
+        return code
     finally:
         cleanup()
 
