@@ -75,6 +75,9 @@ class DataConfig:
     character_coverage: float = 1.0
     vocab_sample_sentences: int = 200_000  # SentencePiece trains on at most this many per side
     max_tokens: int = 2000
+    #: training batches: ``bucketed`` (similar lengths, little padding) or ``mixed`` (random
+    #: composition, see :class:`~companion.data.batching.MixedBatchSampler` for when it learns faster)
+    batching: Literal["bucketed", "mixed"] = "bucketed"
     max_len: int = 100
     valid_max_sentences: int | None = None
     num_workers: int = 0

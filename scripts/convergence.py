@@ -112,6 +112,18 @@ EXPERIMENTS: dict[str, Experiment] = {
         "JoeyNMT applies it (first update at the peak, then one update behind, floor 1e-4): JoeyNMT's "
         "training loop rebuilt around the package model", loop="plain", bucketed=False,
         recipe={"schedule": "joeynmt", "min_lr": 1e-4}),
+    "full-trainer-mixed": Experiment(
+        "full", "Transformer, Trainer, mixed-length batches", "the package Transformer through the package "
+        "Trainer on mixed-length batches (data.batching: mixed): the fix as a user of the package runs it",
+        bucketed=False),
+    "full-trainer-mixed-seed1": Experiment(
+        "full", "Transformer, Trainer, mixed-length batches, seed 1", "the same with seed 1 (model "
+        "initialisation and batch order): how far the escape from the plateau moves with the seed",
+        bucketed=False, seed=1),
+    "full-trainer-mixed-7168": Experiment(
+        "full", "Transformer, Trainer, mixed batches of 7,168 cells", "mixed-length batches under a 7,168-cell "
+        "budget (~4,100 real target tokens, as many as a length bucket of 4,096 carries): more sentences per "
+        "update at 1.75x the cost of an update", bucketed=False, recipe={"max_tokens": 7168}),
     # ------------------------------------------------------------------ reduced: the training loop
     "reduced-trainer-package": Experiment(
         "reduced", "Transformer, Trainer", "the package Transformer through the package Trainer (baseline)"),

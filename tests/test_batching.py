@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from companion.data.batching import (
     Batch,
     BucketBatchSampler,
+    MixedBatchSampler,
     causal_mask,
     collate,
     encode_pairs,
@@ -219,6 +220,76 @@ class _WordVocab:
 
     def encode(self, text):
         return [self.ids[w] for w in text.split()]
+
+
+# -- mixed-length batches --------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(lengths_st, st.integers(1, 120), st.integers(0, 3), st.booleans(), st.integers(1, 3))
+def test_mixed_every_example_once_and_budget_respected(lengths, max_tokens, epoch, shuffle, replicas):
+    if len(lengths) < replicas:
+        return
+    s = MixedBatchSampler(lengths, max_tokens, shuffle=shuffle, seed=7, num_replicas=replicas)
+    s.set_epoch(epoch)
+    batches = s.global_batches()
+    assert len(batches) == len(s)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    for k, b in enumerate(batches):
+        assert len(b) >= replicas
+        last = k == len(batches) - 1  # a short final batch is merged into the one before it
+        # over budget only when a batch could not be cut sooner: at its minimum size, or merged
+        assert len(b) * max(lengths[i] for i in b) <= max_tokens or len(b) == replicas or last
+    if not shuffle:
+        assert [i for b in batches for i in b] == list(range(len(lengths)))  # the examples' own order
+
+
+@SETTINGS
+@given(lengths_st, st.integers(1, 120), st.integers(2, 3), st.integers(0, 2))
+def test_mixed_replicas_share_the_global_batches(lengths, max_tokens, replicas, epoch):
+    if len(lengths) < replicas:
+        return
+    ranks = [MixedBatchSampler(lengths, max_tokens, seed=3, num_replicas=replicas, rank=r) for r in range(replicas)]
+    for s in ranks:
+        s.set_epoch(epoch)
+    global_batches = ranks[0].global_batches()
+    per_rank = [list(s) for s in ranks]
+    assert all(len(p) == len(global_batches) for p in per_rank)  # every rank steps together
+    for i, g in enumerate(global_batches):
+        assert sorted(j for p in per_rank for j in p[i]) == sorted(g)
+
+
+def test_mixed_batches_mix_lengths_where_buckets_do_not():
+    lengths = [5 + (i * 7919) % 36 for i in range(3000)]  # 5..40, spread evenly
+    spread = lambda bs: sum(max(lengths[i] for i in b) - min(lengths[i] for i in b) for b in bs) / len(bs)  # noqa: E731
+    real = lambda bs: sum(lengths[i] for b in bs for i in b) / sum(len(b) * max(lengths[i] for i in b) for b in bs)  # noqa: E731
+    mixed, bucketed = MixedBatchSampler(lengths, 800, seed=0), BucketBatchSampler(lengths, 800, seed=0)
+    assert spread(list(mixed)) > 25 and spread(list(bucketed)) <= 1
+    assert real(list(bucketed)) > 0.95 and 0.5 < real(list(mixed)) < 0.75  # the price: padding
+    first = list(mixed)
+    mixed.set_epoch(1)
+    assert list(mixed) != first
+    mixed.set_epoch(0)
+    assert list(mixed) == first == list(MixedBatchSampler(lengths, 800, seed=0))  # (seed, epoch) decide
+
+
+def test_mixed_greedy_cut_and_drop_last():
+    s = MixedBatchSampler([2, 3, 9, 2, 2], 8, shuffle=False)
+    assert list(s) == [[0, 1], [2], [3, 4]]  # [0,1,2] would cost 3*9; the 9 goes alone
+    t = MixedBatchSampler([2, 2, 2, 2, 9], 4, shuffle=False, num_replicas=2)
+    assert t.global_batches() == [[0, 1], [2, 3, 4]]  # a final batch of one joins the one before
+    u = MixedBatchSampler([2, 2, 2, 2, 9], 4, shuffle=False, num_replicas=2, drop_last=True)
+    assert u.global_batches() == [[0, 1], [2, 3]]
+
+
+def test_make_loader_batching_choice():
+    exs = [([4] * n + [EOS], [5] * n) for n in range(1, 30)]
+    loader = make_loader(exs, 40, shuffle=True, seed=2, batching="mixed")
+    assert isinstance(loader.batch_sampler, MixedBatchSampler)
+    assert sorted(i for b in loader for i in b.indices.tolist()) == list(range(len(exs)))
+    assert isinstance(make_loader(exs, 40, shuffle=True).batch_sampler, BucketBatchSampler)  # the default
+    with pytest.raises(DataError, match="batching must be one of bucketed, mixed, got 'sorted'"):
+        make_loader(exs, 40, shuffle=True, batching="sorted")
 
 
 def test_source_ids_append_eos_once():

@@ -71,8 +71,9 @@ def _same_batches(a, b) -> int:
     return n
 
 
+@pytest.mark.parametrize("batching", ["bucketed", "mixed"])
 @pytest.mark.parametrize("max_len", [None, 12])
-def test_mapped_and_in_memory_loaders_give_identical_batches(corpus, vocabs, tmp_path, max_len):
+def test_mapped_and_in_memory_loaders_give_identical_batches(corpus, vocabs, tmp_path, max_len, batching):
     pairs = load_split(corpus, "train", "ko", "en")
     examples = encode_pairs(pairs, *vocabs, max_len)
     mapped = _build(tmp_path / "data-bin", corpus, vocabs)["train"].select(max_len=max_len)
@@ -81,13 +82,28 @@ def test_mapped_and_in_memory_loaders_give_identical_batches(corpus, vocabs, tmp
     assert mapped.cost().tolist() == example_lengths(examples)
     for replicas in (1, 2):
         for rank in range(replicas):
-            kw = dict(shuffle=True, seed=3, num_replicas=replicas, rank=rank)
+            kw = dict(shuffle=True, seed=3, num_replicas=replicas, rank=rank, batching=batching)
             memory = make_loader(examples, 60, **kw)
             disk = dataset_loader(mapped, mapped.cost(), 60, **kw)
             for epoch in (0, 1):
                 memory.batch_sampler.set_epoch(epoch)
                 disk.batch_sampler.set_epoch(epoch)
                 assert _same_batches(memory, disk) == len(memory) > 5
+
+
+def test_a_runs_loaders_follow_data_batching(corpus, vocabs, tmp_path):
+    from companion.config import Config
+    from companion.data.batching import MixedBatchSampler
+    from companion.training.rundata import run_loaders
+    from companion.training.rundir import make_split_loader
+
+    cfg = Config()
+    cfg.data.max_tokens, cfg.data.batching = 60, "mixed"
+    train, valid, _ = run_loaders(cfg, corpus, tmp_path / "run", *vocabs)
+    assert type(train.batch_sampler) is MixedBatchSampler  # training batches mix lengths
+    assert type(valid.batch_sampler) is BucketBatchSampler  # evaluation keeps the cheap buckets
+    memory, _ = make_split_loader(cfg, corpus, "train", *vocabs, shuffle=True)
+    assert _same_batches(train, memory) == len(train) > 5
 
 
 def test_valid_limit_keeps_the_first_pairs(corpus, vocabs, tmp_path):

@@ -114,10 +114,12 @@ def test_train_translate_evaluate(data, tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.slow
-def test_exact_resume_through_the_cli(data, tmp_path):
-    assert train(data, tmp_path / "straight", max_steps=30) == 0
-    assert train(data, tmp_path / "split", max_steps=15) == 0
-    assert train(data, tmp_path / "split", max_steps=30, resume=True) == 0
+@pytest.mark.parametrize("batching", ["bucketed", "mixed"])
+def test_exact_resume_through_the_cli(data, tmp_path, batching):
+    extra = f"data.batching={batching}"
+    assert train(data, tmp_path / "straight", extra, max_steps=30) == 0
+    assert train(data, tmp_path / "split", extra, max_steps=15) == 0
+    assert train(data, tmp_path / "split", extra, max_steps=30, resume=True) == 0
     a = params(tmp_path / "straight/checkpoint-last.pt")
     b = params(tmp_path / "split/checkpoint-last.pt")
     assert a.keys() == b.keys()

@@ -132,6 +132,16 @@ def test_preset_names_come_from_the_optimiser_table(monkeypatch):
     assert TrainConfig(preset="luong").preset == "luong"
 
 
+def test_batching_is_one_of_the_samplers():
+    from companion.config import DataConfig
+    from companion.data.batching import BATCHINGS
+
+    assert DataConfig().batching == "bucketed"  # the default until measured otherwise (issue 22)
+    assert {DataConfig(batching=b).batching for b in BATCHINGS} == set(BATCHINGS)
+    with pytest.raises(ConfigError, match="data.batching: expected one of 'bucketed', 'mixed', got 'sorted'"):
+        DataConfig(batching="sorted")
+
+
 def test_python_values_are_converted_to_the_declared_type():
     cfg = TrainConfig(lr=1, clip_norm=2)
     assert isinstance(cfg.lr, float) and isinstance(cfg.clip_norm, float)

@@ -114,49 +114,13 @@ class ReversalData:
 
     def loader(self, split: str, max_tokens: int, *, shuffle: bool, seed: int = 0, limit: int | None = None,
                bucketed: bool = True):
-        """The package's bucketed loader over the first ``limit`` pairs of ``split`` (all if None);
-        ``bucketed=False``: batches of random composition under the same budget
-        (:class:`RandomBatchSampler`)."""
+        """The package's loader over the first ``limit`` pairs of ``split`` (all if None): length
+        buckets, or with ``bucketed=False`` batches of random composition under the same budget
+        (:class:`~companion.data.batching.MixedBatchSampler`)."""
         check_choice("split", split, tuple(self.splits), "ReversalData.loader")
         examples = encode_pairs(self.splits[split][:limit], self.src_vocab, self.tgt_vocab)
-        if bucketed:
-            return make_loader(examples, max_tokens, shuffle=shuffle, seed=seed)
-        sampler = RandomBatchSampler(example_lengths(examples), max_tokens, seed=seed)
-        return DataLoader(PairDataset(examples), batch_sampler=sampler, collate_fn=collate)
-
-
-class RandomBatchSampler(Sampler[list[int]]):
-    """The bucket sampler's token budget without its length sorting: each epoch (seeded by
-    ``(seed, epoch)``) the examples are put in random order and cut greedily into batches whose
-    padded size ``len(batch) * max length`` stays within ``max_tokens``, so a batch mixes short
-    and long sentences (and carries more padding)."""
-
-    def __init__(self, lengths: Sequence[int], max_tokens: int, seed: int = 0) -> None:
-        self.lengths = [int(n) for n in lengths]
-        self.max_tokens = check_int("max_tokens", max_tokens, max(self.lengths, default=1), "RandomBatchSampler")
-        self.seed, self.epoch = seed, 0
-
-    def set_epoch(self, epoch: int) -> None:
-        self.epoch = int(epoch)
-
-    def batches(self) -> list[list[int]]:
-        """This epoch's batches of example indices."""
-        out: list[list[int]] = []
-        batch: list[int] = []
-        longest = 0
-        for i in np.random.default_rng([self.seed, self.epoch]).permutation(len(self.lengths)).tolist():
-            if batch and (len(batch) + 1) * max(longest, self.lengths[i]) > self.max_tokens:
-                out.append(batch)
-                batch, longest = [], 0
-            batch.append(i)
-            longest = max(longest, self.lengths[i])
-        return out + [batch] if batch else out
-
-    def __iter__(self) -> Iterator[list[int]]:
-        return iter(self.batches())
-
-    def __len__(self) -> int:
-        return len(self.batches())
+        return make_loader(examples, max_tokens, shuffle=shuffle, seed=seed,
+                           batching="bucketed" if bucketed else "mixed")
 
 
 @functools.lru_cache(maxsize=2)
@@ -496,7 +460,7 @@ def comparison_rows(runs: dict[str, dict[str, Any]], names: Sequence[str], shown
     return rows
 
 
-__all__ = ["Curve", "EMBED_INITS", "Evaluator", "RandomBatchSampler", "Recipe", "ReversalData", "ReversalTask",
+__all__ = ["Curve", "EMBED_INITS", "Evaluator", "Recipe", "ReversalData", "ReversalTask",
            "comparison_rows", "curve_at", "first_update_below", "greedy_bleu",
            "inverse_sqrt_lr", "package_model", "peak_lr_options", "plain_loop", "reference_model",
            "reversal_data", "run", "trainer_loop"]

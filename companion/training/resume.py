@@ -65,6 +65,7 @@ RESETS: dict[str, tuple[str, ...]] = {
     "train.decay_start_epoch": ("schedule",),
     "train.decay_every_epochs": ("schedule",),
     "data.max_tokens": ("data",),
+    "data.batching": ("data",),
     "data.max_len": ("data",),
     "train.seed": ("data",),
 }

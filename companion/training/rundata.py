@@ -142,7 +142,7 @@ def run_loaders(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: Any
     cuda = dist.device.type == "cuda"
     train_loader = dataset_loader(train, train.cost(), cfg.data.max_tokens, shuffle=True, seed=cfg.train.seed,
                                   num_workers=cfg.data.num_workers, num_replicas=dist.world_size, rank=dist.rank,
-                                  pin_memory=cuda)
+                                  pin_memory=cuda, batching=cfg.data.batching)
     limit = cfg.data.valid_max_sentences
     valid = splits["valid"].select(limit=limit)
     valid_loader = dataset_loader(valid, valid.cost(), cfg.data.max_tokens, shuffle=False, seed=cfg.train.seed,

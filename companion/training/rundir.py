@@ -97,7 +97,8 @@ def read_split(cfg: Config, data_dir: str | Path, split: str) -> list[tuple[str,
 
 def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: Any, tgt_vocab: Any, *,
                       shuffle: bool, dist: DistInfo | None = None, limit: int | None = None):
-    """``(loader, pairs)`` for one split of DIR, batched under ``data.max_tokens``."""
+    """``(loader, pairs)`` for one split of DIR, batched under ``data.max_tokens`` (a shuffled
+    split as ``data.batching`` says, an evaluated one in length buckets)."""
     pairs = read_split(cfg, data_dir, split)
     if limit:
         pairs = pairs[:limit]
@@ -107,7 +108,8 @@ def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: 
     dist = dist or DistInfo()
     loader = make_loader(examples, cfg.data.max_tokens, shuffle=shuffle, seed=cfg.train.seed,
                          num_workers=cfg.data.num_workers, num_replicas=dist.world_size if shuffle else 1,
-                         rank=dist.rank if shuffle else 0, pin_memory=dist.device.type == "cuda")
+                         rank=dist.rank if shuffle else 0, pin_memory=dist.device.type == "cuda",
+                         batching=cfg.data.batching if shuffle else "bucketed")
     return loader, pairs
 
 
