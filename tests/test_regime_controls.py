@@ -75,6 +75,7 @@ def test_recipes_refuse_what_they_cannot_do():
     with pytest.raises(ConfigError, match="batching must be one of bucketed, mixed, got 'sorted'"):
         dataclasses.replace(R.recipe("transformer"), batching="sorted")
     assert R.recipe("transformer_mixed") == dataclasses.replace(R.recipe("transformer"), batching="mixed")
+    assert R.recipe("transformer_mixed_2150") == dataclasses.replace(R.recipe("transformer_mixed"), max_tokens=2150)
     with pytest.raises(ConfigError, match="patience needs"):
         dataclasses.replace(R.recipe("rnnencdec"), patience=0)
     with pytest.raises(ConfigError, match="only recipes that train with a preset's schedule"):
