@@ -75,9 +75,11 @@ class DataConfig:
     character_coverage: float = 1.0
     vocab_sample_sentences: int = 200_000  # SentencePiece trains on at most this many per side
     max_tokens: int = 2000
-    #: training batches: ``bucketed`` (similar lengths, little padding) or ``mixed`` (random
-    #: composition, see :class:`~companion.data.batching.MixedBatchSampler` for when it learns faster)
-    batching: Literal["bucketed", "mixed"] = "bucketed"
+    #: training batches: ``bucketed`` (similar lengths, little padding), ``mixed`` (random
+    #: composition, see :class:`~companion.data.batching.MixedBatchSampler` for when it learns
+    #: faster) or ``packed`` (random composition, several pairs per row; Transformer only,
+    #: :mod:`companion.data.packing`)
+    batching: Literal["bucketed", "mixed", "packed"] = "bucketed"
     max_len: int = 100
     valid_max_sentences: int | None = None
     num_workers: int = 0

@@ -89,7 +89,7 @@ class Experiment:
     model: str = "package"
     options: dict[str, Any] = field(default_factory=dict)
     recipe: dict[str, Any] = field(default_factory=dict)
-    bucketed: bool = True
+    batching: str = "bucketed"
     misread: bool = False
     seed: int = 0
 
@@ -102,7 +102,7 @@ EXPERIMENTS: dict[str, Experiment] = {
     "full-plain-random": Experiment(
         "full", "Transformer, mixed-length batches", "the same, on batches of random composition under the "
         "same padded budget (JoeyNMT's batching: ~100 sentences of every length, ~2,350 real tokens)",
-        loop="plain", bucketed=False),
+        loop="plain", batching="mixed"),
     "full-plain-joeynmt-lr": Experiment(
         "full", "Transformer, JoeyNMT's rate", "the package's length buckets with the rate applied as JoeyNMT "
         "applies it (first update at the peak, then one update behind, floor 1e-4)",
@@ -110,20 +110,24 @@ EXPERIMENTS: dict[str, Experiment] = {
     "full-plain-joeynmt-loop": Experiment(
         "full", "Transformer, mixed batches + JoeyNMT's rate", "mixed-length batches and the rate applied as "
         "JoeyNMT applies it (first update at the peak, then one update behind, floor 1e-4): JoeyNMT's "
-        "training loop rebuilt around the package model", loop="plain", bucketed=False,
+        "training loop rebuilt around the package model", loop="plain", batching="mixed",
         recipe={"schedule": "joeynmt", "min_lr": 1e-4}),
     "full-trainer-mixed": Experiment(
         "full", "Transformer, Trainer, mixed-length batches", "the package Transformer through the package "
         "Trainer on mixed-length batches (data.batching: mixed): the fix as a user of the package runs it",
-        bucketed=False),
+        batching="mixed"),
     "full-trainer-mixed-seed1": Experiment(
         "full", "Transformer, Trainer, mixed-length batches, seed 1", "the same with seed 1 (model "
         "initialisation and batch order): how far the escape from the plateau moves with the seed",
-        bucketed=False, seed=1),
+        batching="mixed", seed=1),
     "full-trainer-mixed-7168": Experiment(
         "full", "Transformer, Trainer, mixed batches of 7,168 cells", "mixed-length batches under a 7,168-cell "
         "budget (~4,100 real target tokens, as many as a length bucket of 4,096 carries): more sentences per "
-        "update at 1.75x the cost of an update", bucketed=False, recipe={"max_tokens": 7168}),
+        "update at 1.75x the cost of an update", batching="mixed", recipe={"max_tokens": 7168}),
+    "full-trainer-packed": Experiment(
+        "full", "Transformer, Trainer, packed mixed batches", "mixed-length batches packed several pairs to a "
+        "row (data.batching: packed): a budget of 4,096 real tokens, as a length bucket carries, at about a "
+        "bucket's cost per update", batching="packed"),
     # ------------------------------------------------------------------ reduced: the training loop
     "reduced-trainer-package": Experiment(
         "reduced", "Transformer, Trainer", "the package Transformer through the package Trainer (baseline)"),
@@ -149,7 +153,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         "reduced", "Transformer, no clipping", "no gradient-norm clipping", recipe={"clip_norm": 0.0}),
     "reduced-random-batches": Experiment(
         "reduced", "Transformer, random batches", "batches of random composition under the same token "
-        "budget instead of length buckets", bucketed=False),
+        "budget instead of length buckets", batching="mixed"),
     "reduced-peak-1e-3": Experiment(
         "reduced", "Transformer, peak rate 1e-3", "twice the peak rate: how far the recipe is "
         "limited by its step size", recipe={"peak_lr": 1e-3}),
@@ -172,7 +176,7 @@ def run_experiment(name: str, exp: Experiment, data: C.ReversalData, size: Size)
     wall = time.perf_counter()
     curve = C.run(name, exp.loop, model, data, recipe, max_steps=size.max_steps, eval_every=size.eval_every,
                   seed=exp.seed, bleu_below_ppl=size.bleu_below_ppl, dev_limit=size.dev_limit,
-                  bucketed=exp.bucketed)
+                  batching=exp.batching)
     wall = time.perf_counter() - wall
     entry = {**dataclasses.asdict(exp), "recipe": dataclasses.asdict(trained_with),
              "peak_lr_applied": recipe.peak_lr, "parameters": sum(p.numel() for p in model.parameters()),

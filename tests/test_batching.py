@@ -288,7 +288,7 @@ def test_make_loader_batching_choice():
     assert isinstance(loader.batch_sampler, MixedBatchSampler)
     assert sorted(i for b in loader for i in b.indices.tolist()) == list(range(len(exs)))
     assert isinstance(make_loader(exs, 40, shuffle=True).batch_sampler, BucketBatchSampler)  # the default
-    with pytest.raises(DataError, match="batching must be one of bucketed, mixed, got 'sorted'"):
+    with pytest.raises(DataError, match="batching must be one of bucketed, mixed, packed, got 'sorted'"):
         make_loader(exs, 40, shuffle=True, batching="sorted")
 
 

@@ -138,7 +138,7 @@ def test_batching_is_one_of_the_samplers():
 
     assert DataConfig().batching == "bucketed"  # the default until measured otherwise (issue 22)
     assert {DataConfig(batching=b).batching for b in BATCHINGS} == set(BATCHINGS)
-    with pytest.raises(ConfigError, match="data.batching: expected one of 'bucketed', 'mixed', got 'sorted'"):
+    with pytest.raises(ConfigError, match="data.batching: expected one of 'bucketed', 'mixed', 'packed', got 'sorted'"):
         DataConfig(batching="sorted")
 
 

@@ -154,7 +154,7 @@ def test_trainer_refuses_the_misread_factor_before_training(data):
 
 def test_random_batches_mix_lengths_under_the_same_budget(data):
     bucketed = list(data.loader("train", 60, shuffle=True))
-    mixed = data.loader("train", 60, shuffle=True, bucketed=False)
+    mixed = data.loader("train", 60, shuffle=True, batching="mixed")
     batches = list(mixed)
     assert sum(b.size for b in batches) == len(data.splits["train"])  # every pair once an epoch
     assert all(b.src.numel() <= 60 and b.tgt_in.numel() <= 60 for b in batches)

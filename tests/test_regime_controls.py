@@ -72,7 +72,7 @@ def test_patience_stops_a_run_whose_validation_stalls(one_thread, quick_data):
 def test_recipes_refuse_what_they_cannot_do():
     with pytest.raises(ConfigError, match="schedule must be one of preset, constant_peak"):
         dataclasses.replace(R.recipe("transformer"), schedule="cosine")
-    with pytest.raises(ConfigError, match="batching must be one of bucketed, mixed, got 'sorted'"):
+    with pytest.raises(ConfigError, match="batching must be one of bucketed, mixed, packed, got 'sorted'"):
         dataclasses.replace(R.recipe("transformer"), batching="sorted")
     assert R.recipe("transformer_mixed") == dataclasses.replace(R.recipe("transformer"), batching="mixed")
     assert R.recipe("transformer_mixed_2150") == dataclasses.replace(R.recipe("transformer_mixed"), max_tokens=2150)

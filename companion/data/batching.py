@@ -74,6 +74,9 @@ class Batch:
         tgt_out: ``(B, T)`` labels ``full[:, 1:]`` (ends with EOS, then PAD).
         indices: ``(B,)`` positions of the rows' examples in the dataset (so that outputs can
             be put back in corpus order), or ``None``.
+        src_segments, tgt_segments: ``(B, S)`` / ``(B, T)`` for packed rows
+            (:mod:`companion.data.packing`): which pair of the row each token belongs to (1, 2,
+            ...; 0 at PAD); ``None`` when every row is one pair.
     """
 
     src: torch.Tensor | None
@@ -81,6 +84,20 @@ class Batch:
     tgt_in: torch.Tensor
     tgt_out: torch.Tensor
     indices: torch.Tensor | None = None
+    src_segments: torch.Tensor | None = None
+    tgt_segments: torch.Tensor | None = None
+
+    @property
+    def packed(self) -> bool:
+        """True when rows hold several pairs (segments given)."""
+        return self.tgt_segments is not None
+
+    @property
+    def sentences(self) -> int:
+        """Number of sentence pairs (rows, or segments of packed rows)."""
+        if self.tgt_segments is None:
+            return self.size
+        return int(self.tgt_segments.max(dim=1).values.sum())
 
     @property
     def size(self) -> int:
@@ -472,8 +489,9 @@ class MixedBatchSampler(BucketBatchSampler):
         return len(self._order_and_bounds()[1]) - 1
 
 
-#: ``batching`` of :func:`make_loader`: length buckets or batches of random composition
-BATCHINGS = {"bucketed": BucketBatchSampler, "mixed": MixedBatchSampler}
+#: ``batching`` of :func:`make_loader`: length buckets, batches of random composition, or
+#: random composition packed into rows (:mod:`companion.data.packing`, Transformer only)
+BATCHINGS = ("bucketed", "mixed", "packed")
 
 
 class PairDataset(Dataset):
@@ -542,7 +560,15 @@ def dataset_loader(
         raise DataError("make_loader: no examples (is the split empty?)")
     if batching not in BATCHINGS:
         raise DataError(f"batching must be one of {', '.join(BATCHINGS)}, got {batching!r}")
-    sampler = BATCHINGS[batching](
+    collate_fn = partial(collate, reverse_source=reverse_source)
+    sampler_class = {"bucketed": BucketBatchSampler, "mixed": MixedBatchSampler}.get(batching)
+    if batching == "packed":
+        from companion.data.packing import PackedBatchSampler, collate_packed  # it imports this module
+
+        if reverse_source:
+            raise DataError("batching 'packed' cannot reverse the source (a packed row holds several sources)")
+        sampler_class, collate_fn = PackedBatchSampler, collate_packed
+    sampler = sampler_class(
         lengths,
         max_tokens,
         shuffle=shuffle,
@@ -554,7 +580,7 @@ def dataset_loader(
     return DataLoader(
         dataset,
         batch_sampler=sampler,
-        collate_fn=partial(collate, reverse_source=reverse_source),
+        collate_fn=collate_fn,
         num_workers=num_workers,
         pin_memory=pin_memory,
     )

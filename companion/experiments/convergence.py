@@ -113,14 +113,13 @@ class ReversalData:
     tgt_vocab: SentencePieceVocab
 
     def loader(self, split: str, max_tokens: int, *, shuffle: bool, seed: int = 0, limit: int | None = None,
-               bucketed: bool = True):
-        """The package's loader over the first ``limit`` pairs of ``split`` (all if None): length
-        buckets, or with ``bucketed=False`` batches of random composition under the same budget
-        (:class:`~companion.data.batching.MixedBatchSampler`)."""
+               batching: str = "bucketed"):
+        """The package's loader over the first ``limit`` pairs of ``split`` (all if None), its
+        batches as ``batching`` says (:data:`~companion.data.batching.BATCHINGS`)."""
         check_choice("split", split, tuple(self.splits), "ReversalData.loader")
         examples = encode_pairs(self.splits[split][:limit], self.src_vocab, self.tgt_vocab)
         return make_loader(examples, max_tokens, shuffle=shuffle, seed=seed,
-                           batching="bucketed" if bucketed else "mixed")
+                           batching=batching)
 
 
 @functools.lru_cache(maxsize=2)
@@ -344,7 +343,7 @@ def plain_loop(name: str, model: nn.Module, loader, evaluate: Evaluator, recipe:
             logits = model(batch)
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), batch.tgt_out.reshape(-1),
                                    ignore_index=PAD, reduction="sum", label_smoothing=recipe.label_smoothing)
-            denominator = batch.ntokens if recipe.normalization == "tokens" else batch.size
+            denominator = batch.ntokens if recipe.normalization == "tokens" else batch.sentences
             (loss / denominator).backward()
             max_norm = recipe.clip_norm if recipe.clip_norm > 0 else math.inf
             norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
@@ -406,13 +405,13 @@ def peak_lr_options(recipe: Recipe) -> dict[str, Any]:
 def run(name: str, loop: str, model: nn.Module, data: ReversalData, recipe: Recipe, *, max_steps: int,
         eval_every: int, seed: int = 0, bleu_below_ppl: float | None = None, bleu_limit: int | None = None,
         dev_limit: int | None = None, stop_ppl: float | None = None, stop_bleu: float | None = None,
-        trainer_options: dict[str, Any] | None = None, bucketed: bool = True) -> Curve:
+        trainer_options: dict[str, Any] | None = None, batching: str = "bucketed") -> Curve:
     """One experiment: ``model`` trained by ``loop`` (``"plain"`` or ``"trainer"``) on the task's
-    bucketed batches (``bucketed=False``: random composition; shuffled with ``seed``), evaluated
+    batches (``batching``: length buckets, mixed lengths or packed; shuffled with ``seed``), evaluated
     on the first ``dev_limit`` dev pairs.
     ``trainer_options`` default to :func:`peak_lr_options`."""
     check_choice("loop", loop, ("plain", "trainer"), "run")
-    loader = data.loader("train", recipe.max_tokens, shuffle=True, seed=seed, bucketed=bucketed)
+    loader = data.loader("train", recipe.max_tokens, shuffle=True, seed=seed, batching=batching)
     evaluate = Evaluator(data, data.loader("dev", recipe.max_tokens, shuffle=False, limit=dev_limit),
                          bleu_below_ppl=bleu_below_ppl, bleu_limit=bleu_limit)
     if loop == "plain":
@@ -427,6 +426,15 @@ def run(name: str, loop: str, model: nn.Module, data: ReversalData, recipe: Reci
 
 
 # ------------------------------------------------------------------------------ reading the record
+#: how a table names a run's batches
+BATCH_LABELS = {"bucketed": "length buckets", "mixed": "mixed lengths", "packed": "mixed lengths, packed"}
+
+
+def batching_of(run: dict[str, Any]) -> str:
+    """A recorded run's batching (records made before packing existed say ``bucketed: bool``)."""
+    return run.get("batching") or ("bucketed" if run.get("bucketed", True) else "mixed")
+
+
 def curve_at(run: dict[str, Any], update: int, key: str = "dev_ppl") -> float | None:
     """A recorded run's ``key`` (``dev_ppl``, ``dev_bleu``, ``cpu_s``...) at evaluation ``update``
     (None where it was not evaluated or not computed)."""
@@ -449,7 +457,7 @@ def comparison_rows(runs: dict[str, dict[str, Any]], names: Sequence[str], shown
     for name in names:
         run, curve = runs[name], runs[name]["curve"]
         joeynmt = run.get("loop") == "joeynmt" or run.get("recipe", {}).get("schedule") == "joeynmt"
-        row = {"run": run["label"], "batches": "length buckets" if run.get("bucketed", True) else "mixed lengths",
+        row = {"run": run["label"], "batches": BATCH_LABELS[batching_of(run)],
                "rate": "JoeyNMT's" if joeynmt else "linear warmup",
                "CPU-s per update": curve["cpu_s"][-1] / curve["updates"][-1]}
         row.update({f"ppl at {u}": curve_at(run, u) for u in shown})
@@ -460,7 +468,7 @@ def comparison_rows(runs: dict[str, dict[str, Any]], names: Sequence[str], shown
     return rows
 
 
-__all__ = ["Curve", "EMBED_INITS", "Evaluator", "Recipe", "ReversalData", "ReversalTask",
-           "comparison_rows", "curve_at", "first_update_below", "greedy_bleu",
+__all__ = ["BATCH_LABELS", "Curve", "EMBED_INITS", "Evaluator", "Recipe", "ReversalData", "ReversalTask",
+           "batching_of", "comparison_rows", "curve_at", "first_update_below", "greedy_bleu",
            "inverse_sqrt_lr", "package_model", "peak_lr_options", "plain_loop", "reference_model",
            "reversal_data", "run", "trainer_loop"]

@@ -102,6 +102,11 @@ def sequence_loss(logits: torch.Tensor, targets: torch.Tensor, label_smoothing: 
                            ignore_index=PAD, reduction="sum", label_smoothing=label_smoothing)
 
 
+def _sentences(batch: Any) -> int:
+    """Sentence pairs in ``batch``: its rows, or the pairs packed into them."""
+    return int(getattr(batch, "sentences", batch.size))
+
+
 def autocast_for(device: torch.device, precision: str = "auto"):
     """bf16 autocast for ``bf16`` (on CPU or CUDA) and for ``auto`` on CUDA; nothing (float32)
     for ``fp32`` and for ``auto`` on a CPU."""
@@ -350,7 +355,11 @@ class Trainer:
     def _train_step(self) -> tuple[float, float]:
         cfg, step = self.cfg, self.step + 1
         batches = [self.stream.next() for _ in range(cfg.accum_steps)]
-        ntok, nsent = all_reduce_sums([sum(int(b.ntokens) for b in batches), sum(b.size for b in batches)],
+        if getattr(batches[0], "packed", False) and not getattr(self.raw_model, "accepts_packed", False):
+            raise ConfigError(f"{type(self.raw_model).__name__} cannot train on packed batches (several pairs per "
+                              f"row, data.batching: packed): only the Transformer reads their segments; "
+                              f"use batching 'mixed' or 'bucketed'")
+        ntok, nsent = all_reduce_sums([sum(int(b.ntokens) for b in batches), sum(_sentences(b) for b in batches)],
                                       self.device)
         count = {"tokens": ntok, "sentences": nsent, "batch": 1}[cfg.loss_normalization]
         scale = self.dist.world_size / max(count, 1)

@@ -45,6 +45,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from companion.data.packing import segment_mask, segment_positions
 from companion.errors import ConfigError, DataError
 from companion.models.contract import check_source, checks_values, reorder_by_sentence
 from companion.models.transformer.layers import DecoderLayer, EncoderLayer, KeyValue, SinusoidalPositions
@@ -119,6 +120,8 @@ class Transformer(nn.Module):
     Xavier-uniform, every bias zero, LayerNorm gains one.
     """
 
+    #: reads packed batches (:mod:`companion.data.packing`); the Trainer refuses them for other models
+    accepts_packed: ClassVar[bool] = True
     example_args: ClassVar[dict[str, Any]] = {
         "d_model": 16, "num_heads": 2, "num_encoder_layers": 2, "num_decoder_layers": 2, "d_ff": 24,
         "dropout": 0.0,
@@ -200,11 +203,16 @@ class Transformer(nn.Module):
             nn.init.normal_(self.output.weight, 0.0, std)
 
     # ------------------------------------------------------------------ pieces
-    def embed(self, ids: torch.Tensor, table: nn.Embedding, offset: int = 0) -> torch.Tensor:
+    def embed(self, ids: torch.Tensor, table: nn.Embedding, offset: int = 0,
+              segments: torch.Tensor | None = None) -> torch.Tensor:
         """``dropout(E[ids] * sqrt(d_model) + PE)``: ids ``(B, L)`` at positions
-        ``offset .. offset+L-1`` -> ``(B, L, D)``."""
-        x = table(ids) * math.sqrt(self.d_model) + self.positions(ids.shape[1], offset)
-        return self.dropout(x)
+        ``offset .. offset+L-1`` -> ``(B, L, D)``; in packed rows (``segments`` ``(B, L)``) the
+        positions restart at every segment (:func:`~companion.data.packing.segment_positions`)."""
+        if segments is None:
+            return self.dropout(table(ids) * math.sqrt(self.d_model) + self.positions(ids.shape[1], offset))
+        positions = segment_positions(segments)
+        pe = self.positions(int(positions.max()) + 1)[positions]  # (B, L, D)
+        return self.dropout(table(ids) * math.sqrt(self.d_model) + pe)
 
     def logits(self, hidden: torch.Tensor) -> torch.Tensor:
         """Output layer: ``hidden`` ``(..., D)`` -> ``(..., V)`` scores over the target vocabulary
@@ -213,10 +221,11 @@ class Transformer(nn.Module):
             return F.linear(hidden, self.tgt_embed.weight)
         return self.output(hidden)
 
-    def encoder_output(self, src: torch.Tensor) -> torch.Tensor:
-        """The encoder stack: source ids ``(B, S)`` -> memory ``(B, S, D)``."""
-        x = self.embed(src, self.src_embed)
-        mask = encoder_mask(src).unsqueeze(1)  # (B, 1, S, S)
+    def encoder_output(self, src: torch.Tensor, segments: torch.Tensor | None = None) -> torch.Tensor:
+        """The encoder stack: source ids ``(B, S)`` -> memory ``(B, S, D)``; with ``segments``
+        (packed rows) a token attends only within its own source sentence."""
+        x = self.embed(src, self.src_embed, segments=segments)
+        mask = (encoder_mask(src) if segments is None else segment_mask(segments, segments)).unsqueeze(1)
         for layer in self.encoder_layers:
             x = layer(x, mask)
         return self.encoder_norm(x)
@@ -237,16 +246,23 @@ class Transformer(nn.Module):
         return self.decoder_norm(x), tuple(kvs), weights
 
     def decoder_output(self, tgt_in: torch.Tensor, memory: torch.Tensor, src: torch.Tensor,
-                       need_weights: Container[int] = ()) -> tuple[torch.Tensor, list[torch.Tensor | None]]:
+                       need_weights: Container[int] = (), src_segments: torch.Tensor | None = None,
+                       tgt_segments: torch.Tensor | None = None) -> tuple[torch.Tensor, list[torch.Tensor | None]]:
         """The decoder stack, teacher-forced over the whole ``tgt_in`` ``(B, T)`` given the
-        encoder output ``memory`` ``(B, S, D)`` of ``src`` ``(B, S)``.
+        encoder output ``memory`` ``(B, S, D)`` of ``src`` ``(B, S)``; with segments (packed
+        rows, both given) a target token attends to its own prefix and its own source only.
 
         Returns ``(hidden (B, T, D), per layer the cross-attention weights (B, h, T, S) if the
         layer's index is in need_weights, else None)``."""
         cross_kv = tuple(layer.cross_attn.project_kv(memory) for layer in self.decoder_layers)
-        x = self.embed(tgt_in, self.tgt_embed)
-        self_mask = decoder_self_mask(tgt_in).unsqueeze(1)  # (B, 1, T, T)
-        c_mask = cross_mask(src, tgt_in.shape[1]).unsqueeze(1)  # (B, 1, T, S)
+        x = self.embed(tgt_in, self.tgt_embed, segments=tgt_segments)
+        if tgt_segments is None:
+            self_mask = decoder_self_mask(tgt_in).unsqueeze(1)  # (B, 1, T, T)
+            c_mask = cross_mask(src, tgt_in.shape[1]).unsqueeze(1)  # (B, 1, T, S)
+        else:
+            causal = torch.ones(tgt_in.shape[1], tgt_in.shape[1], dtype=torch.bool, device=tgt_in.device).tril_()
+            self_mask = (segment_mask(tgt_segments, tgt_segments) & causal).unsqueeze(1)
+            c_mask = segment_mask(tgt_segments, src_segments).unsqueeze(1)
         hidden, _, weights = self._decoder_stack(x, self_mask, cross_kv, c_mask, need_weights=need_weights)
         return hidden, weights
 
@@ -260,10 +276,15 @@ class Transformer(nn.Module):
     # ------------------------------------------------------------------ teacher forcing
     def forward(self, batch: Any) -> torch.Tensor:
         """``batch.src`` ``(B, S)`` and ``batch.tgt_in`` ``(B, T)`` -> logits ``(B, T, V)``
-        scoring ``batch.tgt_out``."""
+        scoring ``batch.tgt_out``. A packed batch (``batch.src_segments`` and
+        ``batch.tgt_segments``, :mod:`companion.data.packing`) gives every pair of a row the
+        logits it would get in a row of its own."""
         self._check_batch(batch, "Transformer.forward")
-        memory = self.encoder_output(batch.src)
-        hidden, _ = self.decoder_output(batch.tgt_in, memory, batch.src)
+        src_seg, tgt_seg = getattr(batch, "src_segments", None), getattr(batch, "tgt_segments", None)
+        if (src_seg is None) != (tgt_seg is None):
+            raise DataError("Transformer.forward: a packed batch needs both src_segments and tgt_segments")
+        memory = self.encoder_output(batch.src, src_seg)
+        hidden, _ = self.decoder_output(batch.tgt_in, memory, batch.src, src_segments=src_seg, tgt_segments=tgt_seg)
         return self.logits(hidden)
 
     @torch.no_grad()
