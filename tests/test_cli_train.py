@@ -214,6 +214,10 @@ def test_config_errors_on_the_command_line(data, tmp_path, capsys):
                                          "gpu/rnnencdec, gpu/rnnsearch, gpu/seq2seq, gpu/transformer)")
     rc = main(["train", "--config", CONFIG, "--data", str(tmp_path / "nodata"), "--out", out])
     assert error_of(capsys, rc) == f"error: --data {tmp_path / 'nodata'}: data directory not found"
+    rc = main(["train", "--config", CONFIG, "--data", str(data), "--out", out, "--set", "data.batching=packed"])
+    assert error_of(capsys, rc) == ("error: data.batching: packed needs a model that reads packed rows (the "
+                                    "Transformer); model 'seq2seq' does not: use 'mixed' or 'bucketed'")
+    assert not (tmp_path / "r" / "checkpoint-last.pt").exists()
 
 
 def test_bad_checkpoints_are_one_line_errors(tmp_path, capsys):
@@ -301,3 +305,20 @@ def test_tampered_checkpoints_are_refused(data, tmp_path, capsys):
     atomic_save(dict(ckpt, config=cfg), tmp_path / "badcfg.pt")
     rc = main(["evaluate", "--checkpoint", str(tmp_path / "badcfg.pt"), "--data", str(data)])
     assert "badcfg.pt: weights do not fit the stored model config" in error_of(capsys, rc)
+
+
+@pytest.mark.slow
+def test_a_packed_transformer_run_resumes_exactly(data, tmp_path):
+    tiny = ["data.src_vocab_size=40", "data.tgt_vocab_size=40", "data.max_tokens=120", "data.batching=packed",
+            "model.d_model=16", "model.num_heads=2", "model.num_encoder_layers=1", "model.num_decoder_layers=1",
+            "model.d_ff=16", "train.eval_every=0", "train.warmup_steps=4"]
+
+    def run(out, steps, resume=False):
+        argv = ["train", "--config", "cpu/transformer", "--data", str(data), "--out", str(out), "--max-steps",
+                str(steps), "--no-progress", "--set", *tiny]
+        return main(argv + (["--resume"] if resume else []))
+
+    assert run(tmp_path / "straight", 12) == 0
+    assert run(tmp_path / "split", 6) == 0 and run(tmp_path / "split", 12, resume=True) == 0
+    a, b = params(tmp_path / "straight/checkpoint-last.pt"), params(tmp_path / "split/checkpoint-last.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)
