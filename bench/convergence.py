@@ -9,14 +9,17 @@ CPU-minutes (2 + 2 layers, d_model 128, FFN 512, 4 heads, Pre-LN, tied output; 2
 batches; Adam 0.9/0.98, the inverse-square-root rate peaking at 5e-4 after 400 updates,
 clipping 1.0, label smoothing 0.1). The reference is
 :class:`~companion.experiments.tiny_transformer_run.NNTransformerTranslator` with the package's
-embedding initialisation, so the two differ only in their implementation of the layers.
+embedding initialisation, so the two differ only in their implementation of the layers. A third
+run trains the package model on packed mixed-length batches (``data.batching: packed``, the
+budget counting real tokens) instead of length buckets: the batching the package offers for what
+issue 22 found (``convergence_*_packed``, against the package on buckets).
 
 Each run stops at the first evaluation (every ``--eval-every`` updates, on the first 500 dev
 sentences) where the dev perplexity is at most ``--target-ppl``, or at ``--max-steps``. Prints
 ``key=value`` lines: updates and training CPU-seconds to the target for each model and their
 ratios (package / reference: below 1 means the package gets there sooner)::
 
-    .venv/bin/python bench/convergence.py            # about 5-8 CPU-minutes
+    .venv/bin/python bench/convergence.py            # about 8-12 CPU-minutes
     .venv/bin/python bench/convergence.py --quick    # a tiny task: plumbing only
 """
 
@@ -47,10 +50,11 @@ def main() -> None:
         args.target_ppl, args.max_steps, args.eval_every = 1e9, 4, 2
     data = C.reversal_data(task)
     result = {}
-    for name, build in (("package", C.package_model), ("reference", C.reference_model)):
+    for name, build, batching in (("package", C.package_model, "bucketed"), ("reference", C.reference_model, "bucketed"),
+                                  ("packed", C.package_model, "packed")):
         model = build(data, recipe, seed=args.seed)
         curve = C.run(name, "plain", model, data, recipe, max_steps=args.max_steps, eval_every=args.eval_every,
-                      seed=args.seed, dev_limit=500, stop_ppl=args.target_ppl)
+                      seed=args.seed, dev_limit=500, stop_ppl=args.target_ppl, batching=batching)
         point = curve.to_point("dev_ppl", below=args.target_ppl)
         reached = point["updates"] is not None
         # not reached: the run's whole length, a lower bound (marked by convergence_reached_*=0)
@@ -61,10 +65,12 @@ def main() -> None:
         print(f"convergence_updates_{name}={result[name][0]}")
         print(f"convergence_cpu_s_{name}={result[name][1]:.1f}")
         print(f"convergence_cpu_s_per_update_{name}={curve.cpu_s[-1] / curve.updates[-1]:.3f}")
-    (u_p, s_p, _, _), (u_r, s_r, _, _) = result["package"], result["reference"]
+    (u_p, s_p, _, _), (u_r, s_r, _, _), (u_k, s_k, _, _) = result["package"], result["reference"], result["packed"]
     print(f"convergence_target_dev_ppl={args.target_ppl:g}")
     print(f"convergence_updates_ratio={u_p / u_r:.2f}")
     print(f"convergence_cpu_ratio={s_p / s_r:.2f}")
+    print(f"convergence_updates_ratio_packed={u_k / u_p:.2f}")
+    print(f"convergence_cpu_ratio_packed={s_k / s_p:.2f}")
 
 
 if __name__ == "__main__":

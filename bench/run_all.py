@@ -151,7 +151,7 @@ def plan(quick: bool, with_chapters: bool, notebooks: list[Path] | None = None) 
                                           "--round-steps", "1", "--train-sentences", "50",
                                           "--vocab-size", "100", "--repeat", "1"] if q else [])), "transformer", 120),
         Job("bench/mfu.py", py("mfu.py", "--threads", "1", *(["--quick"] if q else [])), "mfu", 90),
-        Job("bench/convergence.py", py("convergence.py", *(["--quick"] if q else [])), "convergence", 420),
+        Job("bench/convergence.py", py("convergence.py", *(["--quick"] if q else [])), "convergence", 660),
         Job("baseline", [sys.executable, "-c", "import torch, companion.models, companion.training, "
                                                "companion.decoding"], "baseline", 1),
     ]
@@ -188,6 +188,12 @@ def required_keys(jobs: list[Job]) -> list[Key]:
         Key("convergence_cpu_s_package", "bench/convergence.py", "CPU s",
             "package Transformer, training CPU-seconds to the target dev perplexity (same run)",
             ref_key="convergence_cpu_s_reference"),
+        Key("convergence_updates_packed", "bench/convergence.py", "updates",
+            "package Transformer on packed mixed-length batches, updates to the target dev perplexity "
+            "(same run)", ref_key="convergence_updates_package"),
+        Key("convergence_cpu_s_packed", "bench/convergence.py", "CPU s",
+            "package Transformer on packed mixed-length batches, training CPU-seconds to the target "
+            "(same run)", ref_key="convergence_cpu_s_package"),
         Key("train_tokens_per_s_package_fused", "bench/transformer.py", "tokens/CPU-s",
             "package Transformer, residual dropout only (fused attention kernel)",
             ref_key="train_tokens_per_s_nn_transformer"),
