@@ -128,6 +128,10 @@ EXPERIMENTS: dict[str, Experiment] = {
         "full", "Transformer, Trainer, packed mixed batches", "mixed-length batches packed several pairs to a "
         "row (data.batching: packed): a budget of 4,096 real tokens, as a length bucket carries, at about a "
         "bucket's cost per update", batching="packed"),
+    "full-trainer-packed-seed1": Experiment(
+        "full", "Transformer, Trainer, packed mixed batches, seed 1", "the same with seed 1 (model "
+        "initialisation and batch order): how far the escape from the plateau moves with the seed",
+        batching="packed", seed=1),
     # ------------------------------------------------------------------ reduced: the training loop
     "reduced-trainer-package": Experiment(
         "reduced", "Transformer, Trainer", "the package Transformer through the package Trainer (baseline)"),

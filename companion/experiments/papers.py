@@ -280,6 +280,7 @@ def _gap(model: str) -> Callable[[Mapping[str, Any]], float]:
 
 S2S, ATT, SCORING, TF, ABL = "seeds-seq2seq", "seeds-attention", "ablation-attention-scoring", "seeds-transformer", \
     "ablation-transformer"
+BAT = "batching-transformer"
 
 CLAIMS: tuple[Claim, ...] = (
     Claim("reversal_bleu", "reading the source sentence backwards makes the LSTM translate better "
@@ -394,6 +395,23 @@ CLAIMS: tuple[Claim, ...] = (
           "BLEU(book's recipe) - BLEU(paper's configuration), seed by seed",
           measure=lambda r: paired(r[ABL], "transformer", "transformer_paper", "test_bleu"),
           scope=((ABL, "transformer"), (ABL, "transformer_paper"))),
+    Claim("batching_budget", "at the book's budget of 1,000 token cells per batch, length buckets train the "
+          "Transformer better than batches of mixed lengths", None, "chapter 5",
+          "BLEU(length buckets) - BLEU(mixed lengths, the same budget), seed by seed",
+          measure=lambda r: paired(r[BAT], "transformer", "transformer_mixed", "test_bleu"),
+          scope=((BAT, "transformer"), (BAT, "transformer_mixed")),
+          note="mixed batches of 1,000 cells carry about half as many real tokens"),
+    Claim("batching_composition", "with as many real tokens per update, batches of mixed lengths train the "
+          "Transformer better than length buckets (as on the reversal task)", None, "chapter 5",
+          "BLEU(mixed lengths, 2,150 cells) - BLEU(length buckets, 1,000 cells), seed by seed",
+          measure=lambda r: paired(r[BAT], "transformer_mixed_2150", "transformer", "test_bleu"),
+          scope=((BAT, "transformer"), (BAT, "transformer_mixed_2150")),
+          note="the mixed batches cost about twice the CPU time per update"),
+    Claim("batching_packed", "packed batches of mixed lengths train the Transformer better than length "
+          "buckets at about the same cost", None, "chapter 5",
+          "BLEU(packed mixed lengths) - BLEU(length buckets), the same budget of real tokens, seed by seed",
+          measure=lambda r: paired(r[BAT], "transformer_packed", "transformer", "test_bleu"),
+          scope=((BAT, "transformer"), (BAT, "transformer_packed"))),
     Claim("beam_transformer", "beam search beats greedy search for the Transformer", None, "",
           "BLEU(beam 5) - BLEU(greedy), the same model seed by seed", min_effect=0.5,
           measure=lambda r: _seeds_of(r[TF], lambda row: row["transformer"]["test_bleu"]
