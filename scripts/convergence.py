@@ -116,10 +116,6 @@ EXPERIMENTS: dict[str, Experiment] = {
         "full", "Transformer, Trainer, mixed-length batches", "the package Transformer through the package "
         "Trainer on mixed-length batches (data.batching: mixed): the fix as a user of the package runs it",
         batching="mixed"),
-    "full-trainer-mixed-seed1": Experiment(
-        "full", "Transformer, Trainer, mixed-length batches, seed 1", "the same with seed 1 (model "
-        "initialisation and batch order): how far the escape from the plateau moves with the seed",
-        batching="mixed", seed=1),
     "full-trainer-mixed-7168": Experiment(
         "full", "Transformer, Trainer, mixed batches of 7,168 cells", "mixed-length batches under a 7,168-cell "
         "budget (~4,100 real target tokens, as many as a length bucket of 4,096 carries): more sentences per "

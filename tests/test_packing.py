@@ -135,3 +135,16 @@ def test_segment_masks_never_leave_a_query_without_keys():
     m = segment_mask(q, torch.tensor([[1, 2, 2, 0, 0]]))
     assert m[0].tolist() == [[True, False, False, False, False], [True, False, False, False, False],
                              [False, True, True, False, False], [True, True, True, False, False]]
+
+
+def test_describe_batches_counts_what_each_batching_holds():
+    from companion.data.batching import describe_batches
+
+    exs = [([4] * (n % 9 + 1) + [EOS], [5] * (n % 9 + 1)) for n in range(300)]
+    seen = {b: describe_batches(make_loader(exs, 60, shuffle=True, batching=b)) for b in ("bucketed", "mixed", "packed")}
+    for stats in seen.values():
+        assert stats["sentences"] * stats["batches"] == pytest.approx(len(exs))
+        assert stats["target_tokens"] * stats["batches"] == pytest.approx(sum(len(t) + 1 for _, t in exs))
+    assert seen["bucketed"]["length_spread"] < 1 < seen["mixed"]["length_spread"]
+    assert seen["packed"]["length_spread"] > 1 and seen["packed"]["real_share"] > seen["mixed"]["real_share"]
+    assert describe_batches(make_loader(exs, 60, shuffle=False), limit=2)["batches"] == 2

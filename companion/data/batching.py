@@ -49,6 +49,7 @@ __all__ = [
     "PairDataset",
     "make_loader",
     "dataset_loader",
+    "describe_batches",
     "lm_batches",
 ]
 
@@ -492,6 +493,35 @@ class MixedBatchSampler(BucketBatchSampler):
 #: ``batching`` of :func:`make_loader`: length buckets, batches of random composition, or
 #: random composition packed into rows (:mod:`companion.data.packing`, Transformer only)
 BATCHINGS = ("bucketed", "mixed", "packed")
+
+
+def describe_batches(loader: Iterable, limit: int | None = None) -> dict[str, float]:
+    """What the first ``limit`` batches of ``loader`` (all if None) hold, on average per batch:
+    ``sentences`` (pairs), ``target_tokens`` (labels that count in the loss), ``target_cells``
+    (``tgt_out`` entries, padding included), ``real_share`` (tokens / cells over all batches) and
+    ``length_spread`` (longest minus shortest target of a batch, in tokens, EOS included)."""
+    n = sentences = tokens = cells = spread = 0
+    for batch in loader:
+        if limit is not None and n >= limit:
+            break
+        lengths = _target_lengths(batch)
+        n += 1
+        sentences += len(lengths)
+        tokens += int(batch.ntokens)
+        cells += batch.tgt_out.numel()
+        spread += max(lengths) - min(lengths)
+    if not n:
+        raise DataError("describe_batches: the loader yielded no batch")
+    return {"batches": n, "sentences": sentences / n, "target_tokens": tokens / n, "target_cells": cells / n,
+            "real_share": tokens / cells, "length_spread": spread / n}
+
+
+def _target_lengths(batch: Batch) -> list[int]:
+    """Each pair's target length (labels, EOS included) in ``batch``, packed rows too."""
+    if batch.tgt_segments is None:
+        return (batch.tgt_out != PAD).sum(1).tolist()
+    counts = torch.stack([(batch.tgt_segments == k).sum(1) for k in range(1, int(batch.tgt_segments.max()) + 1)], 1)
+    return counts[counts > 0].tolist()
 
 
 class PairDataset(Dataset):
