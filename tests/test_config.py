@@ -136,10 +136,24 @@ def test_batching_is_one_of_the_samplers():
     from companion.config import DataConfig
     from companion.data.batching import BATCHINGS
 
-    assert DataConfig().batching == "bucketed"  # the default until measured otherwise (issue 22)
+    from companion.config import Config, config_from_dict
+    from companion.training.resume import complete_config
+    from companion.training.rundir import effective_batching
+
+    assert DataConfig().batching == "auto"
     assert {DataConfig(batching=b).batching for b in BATCHINGS} == set(BATCHINGS)
-    with pytest.raises(ConfigError, match="data.batching: expected one of 'bucketed', 'mixed', 'packed', got 'sorted'"):
+    with pytest.raises(ConfigError, match="data.batching: expected one of 'auto', 'bucketed', 'mixed', 'packed', "
+                                          "got 'sorted'"):
         DataConfig(batching="sorted")
+    # auto packs a model that reads packed rows, and buckets the others
+    assert effective_batching(config_from_dict({"model": {"name": "transformer"}})) == "packed"
+    assert effective_batching(config_from_dict({"model": {"name": "rnnsearch"}})) == "bucketed"
+    assert effective_batching(config_from_dict({"model": {"name": "transformer"}, "data": {"batching": "mixed"}})) == "mixed"
+    # a run saved before the option existed was bucketed: resuming it must not start packing
+    old = config_from_dict({"model": {"name": "transformer"}}).to_dict()
+    del old["data"]["batching"]
+    assert complete_config(old)["data"]["batching"] == "bucketed"
+    assert complete_config(Config().to_dict())["data"]["batching"] == "auto"
 
 
 def test_python_values_are_converted_to_the_declared_type():

@@ -128,4 +128,5 @@ def test_cpu_presets_are_the_books_recipes(family, recipe_name):
         if key != "eval_every":
             assert getattr(cfg.train, key) == value, f"train.{key}"
     assert cfg.data.max_tokens == (r.max_tokens or REGIME.max_tokens)
+    assert cfg.data.batching == r.batching
     assert (cfg.data.src_vocab_size, cfg.data.tgt_vocab_size) == (REGIME.src_vocab_size, REGIME.tgt_vocab_size)

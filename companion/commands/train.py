@@ -89,13 +89,6 @@ def run(args: argparse.Namespace) -> int:
         cleanup()
 
 
-def model_accepts_packed(name: str) -> bool:
-    """Whether the registered model ``name`` reads packed batches (:mod:`companion.data.packing`)."""
-    from companion.models import get_model_class
-
-    return bool(getattr(get_model_class(name), "accepts_packed", False))
-
-
 def _train(cfg, args, run_dir: Path, dist) -> int:
     from companion.evaluation.metrics import bleu_validator
     from companion.models import build_model
@@ -103,11 +96,11 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     from companion.training import checkpoint as ckpt_io
     from companion.training.resume import Resets, describe
     from companion.training.rundata import run_loaders
-    from companion.training.rundir import check_resume, prepare_vocabs, vocab_record, write_config
+    from companion.training.rundir import check_resume, prepare_vocabs, reads_packed, vocab_record, write_config
     from companion.training.trainer import Trainer
 
     set_determinism(cfg.train.seed, cfg.train.threads, cfg.train.deterministic)  # the model's init
-    if cfg.data.batching == "packed" and not model_accepts_packed(cfg.model.name):
+    if cfg.data.batching == "packed" and not reads_packed(cfg.model.name):
         raise ConfigError(f"data.batching: packed needs a model that reads packed rows (the Transformer); "
                           f"model {cfg.model.name!r} does not: use 'mixed' or 'bucketed'")
     last = run_dir / "checkpoint-last.pt"

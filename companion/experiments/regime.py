@@ -449,7 +449,7 @@ def run_config(spec: Recipe, regime: Regime = REGIME, seed: int = 0) -> dict[str
     return {"data": {"src_lang": "ko", "tgt_lang": "en", "src_vocab_size": regime.src_vocab_size,
                      "tgt_vocab_size": regime.tgt_vocab_size,
                      "max_tokens": spec.max_tokens or regime.max_tokens,
-                     **({} if spec.batching == "bucketed" else {"batching": spec.batching}),
+                     "batching": spec.batching,
                      "valid_max_sentences": regime.valid_sentences},
             "model": dict(spec.model),
             "train": {**spec.train, "seed": seed, "threads": 1},

@@ -112,7 +112,8 @@ def complete_config(raw: dict) -> dict:
     """A stored (plain, possibly older) config with every default filled in: the form that
     :func:`config_changes` compares. Keys a newer package removed are dropped, keys it added take
     their defaults (a checkpoint written before ``train.loss_normalization`` existed was trained
-    per token, the default). An unknown model is compared as written."""
+    per token, the default), except ``data.batching``, whose default (``auto``) came after runs
+    that were all bucketed. An unknown model is compared as written."""
     from companion.config import SECTIONS, drop_removed_keys
     from companion.errors import CompanionError
     from companion.models import with_defaults
@@ -123,6 +124,8 @@ def complete_config(raw: dict) -> dict:
         known = {f.name for f in dataclasses.fields(cls)}
         out[name] = {**dataclasses.asdict(cls()), **{k: v for k, v in (raw.get(name) or {}).items()
                                                       if k in known}}
+    if "batching" not in (raw.get("data") or {}):  # saved before data.batching existed: length buckets
+        out["data"]["batching"] = "bucketed"
     model = dict(raw.get("model") or {})
     try:
         out["model"] = with_defaults(model) if "name" in model else model

@@ -134,6 +134,8 @@ def run_loaders(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: Any
     ``data.valid_max_sentences`` valid pairs, and those pairs as text when ``train.valid_bleu``
     needs them (else an empty list). The batches are those that
     :func:`~companion.training.rundir.make_split_loader` makes from the same files."""
+    from companion.training.rundir import effective_batching
+
     dist = dist or DistInfo()
     splits = prepare_data(cfg, data_dir, run_dir, src_vocab, tgt_vocab, dist, threads=cfg.train.threads or 1)
     train = splits["train"].select(max_len=cfg.data.max_len)
@@ -142,7 +144,7 @@ def run_loaders(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: Any
     cuda = dist.device.type == "cuda"
     train_loader = dataset_loader(train, train.cost(), cfg.data.max_tokens, shuffle=True, seed=cfg.train.seed,
                                   num_workers=cfg.data.num_workers, num_replicas=dist.world_size, rank=dist.rank,
-                                  pin_memory=cuda, batching=cfg.data.batching)
+                                  pin_memory=cuda, batching=effective_batching(cfg))
     limit = cfg.data.valid_max_sentences
     valid = splits["valid"].select(limit=limit)
     valid_loader = dataset_loader(valid, valid.cost(), cfg.data.max_tokens, shuffle=False, seed=cfg.train.seed,

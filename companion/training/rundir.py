@@ -95,6 +95,22 @@ def read_split(cfg: Config, data_dir: str | Path, split: str) -> list[tuple[str,
     return pairs
 
 
+def reads_packed(model_name: str) -> bool:
+    """Whether the registered model ``model_name`` reads packed rows (its class has
+    ``accepts_packed``, :mod:`companion.data.packing`)."""
+    from companion.models import get_model_class
+
+    return bool(getattr(get_model_class(model_name), "accepts_packed", False))
+
+
+def effective_batching(cfg: Config) -> str:
+    """``data.batching`` with ``auto`` resolved: ``packed`` for a model that reads packed rows,
+    else ``bucketed``."""
+    if cfg.data.batching != "auto":
+        return cfg.data.batching
+    return "packed" if reads_packed(cfg.model.name) else "bucketed"
+
+
 def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: Any, tgt_vocab: Any, *,
                       shuffle: bool, dist: DistInfo | None = None, limit: int | None = None):
     """``(loader, pairs)`` for one split of DIR, batched under ``data.max_tokens`` (a shuffled
@@ -109,7 +125,7 @@ def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: 
     loader = make_loader(examples, cfg.data.max_tokens, shuffle=shuffle, seed=cfg.train.seed,
                          num_workers=cfg.data.num_workers, num_replicas=dist.world_size if shuffle else 1,
                          rank=dist.rank if shuffle else 0, pin_memory=dist.device.type == "cuda",
-                         batching=cfg.data.batching if shuffle else "bucketed")
+                         batching=effective_batching(cfg) if shuffle else "bucketed")
     return loader, pairs
 
 
