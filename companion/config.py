@@ -81,7 +81,7 @@ class DataConfig:
     #: :mod:`companion.data.packing`) or ``auto``: ``packed`` for a model that reads packed rows,
     #: ``bucketed`` for the others. Why ``auto`` packs the Transformer: at equal updates packed
     #: batches trained the book's Transformer 2.1 BLEU better than length buckets (5 seeds, every
-    #: seed, about 14% more CPU per update), and on the reversal task of issue 22 length buckets
+    #: seed, for roughly 15% more CPU per update), and on the reversal task of issue 22 length buckets
     #: slowed its learning several times over (records batching-transformer and
     #: convergence-transformer, chapter 5). A run saved before this option existed was bucketed.
     batching: Literal["auto", "bucketed", "mixed", "packed"] = "auto"
