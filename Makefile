@@ -77,10 +77,11 @@ bench: $(STAMP)
 # The records behind book/results/, with the arguments they were made with, one process at a time
 # on one thread. Every run of at most about two CPU-minutes gets five seeds (the fewest for which
 # a paired claim can reach p <= 0.05). Estimated CPU time of the whole target on one thread
-# (AMD EPYC, evaluation included): about 4 CPU-hours -- decoding alpha 5 min, lexicon budget
+# (AMD EPYC, evaluation included): about 4.5 CPU-hours -- decoding alpha 5 min, lexicon budget
 # 15 min, learning-rate search (three rates per family) 30 min, seeds-seq2seq 18 min,
 # seeds-attention 20 min, attention scoring 30 min, seeds-transformer 15 min, Transformer
-# ablations (7 variants x 5 seeds) 110 min. Make the records from a clean commit: a record made
+# ablations (7 variants x 5 seeds) 110 min, batching-transformer (4 kinds of batches x 5 seeds)
+# 35 min. Make the records from a clean commit: a record made
 # from a dirty tree is marked "+dirty" (see companion.experiments.records.git_state).
 # Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py (about 4 CPU-minutes per seed;
 # its docstring shows how to run seeds in parallel and merge them).
@@ -93,6 +94,8 @@ results: $(STAMP)
 	$(BIN)/python scripts/book_seeds.py rnnsearch rnnsearch_dot rnnsearch_general --name ablation-attention-scoring
 	$(BIN)/python scripts/book_seeds.py transformer --name seeds-transformer
 	$(BIN)/python scripts/transformer_ablations.py
+	$(BIN)/python scripts/book_seeds.py transformer transformer_mixed transformer_mixed_2150 transformer_packed \
+		--name batching-transformer
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis
