@@ -50,8 +50,9 @@ def main() -> None:
         args.target_ppl, args.max_steps, args.eval_every = 1e9, 4, 2
     data = C.reversal_data(task)
     result = {}
-    for name, build, batching in (("package", C.package_model, "bucketed"), ("reference", C.reference_model, "bucketed"),
-                                  ("packed", C.package_model, "packed")):
+    runs = (("package", C.package_model, "bucketed"), ("reference", C.reference_model, "bucketed"),
+            ("packed", C.package_model, "packed"))
+    for name, build, batching in runs:
         model = build(data, recipe, seed=args.seed)
         curve = C.run(name, "plain", model, data, recipe, max_steps=args.max_steps, eval_every=args.eval_every,
                       seed=args.seed, dev_limit=500, stop_ppl=args.target_ppl, batching=batching)

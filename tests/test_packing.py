@@ -141,7 +141,8 @@ def test_describe_batches_counts_what_each_batching_holds():
     from companion.data.batching import describe_batches
 
     exs = [([4] * (n % 9 + 1) + [EOS], [5] * (n % 9 + 1)) for n in range(300)]
-    seen = {b: describe_batches(make_loader(exs, 60, shuffle=True, batching=b)) for b in ("bucketed", "mixed", "packed")}
+    seen = {b: describe_batches(make_loader(exs, 60, shuffle=True, batching=b))
+            for b in ("bucketed", "mixed", "packed")}
     for stats in seen.values():
         assert stats["sentences"] * stats["batches"] == pytest.approx(len(exs))
         assert stats["target_tokens"] * stats["batches"] == pytest.approx(sum(len(t) + 1 for _, t in exs))

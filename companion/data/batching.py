@@ -583,7 +583,8 @@ def dataset_loader(
 ) -> DataLoader:
     """A DataLoader of :class:`Batch` over any dataset whose item ``i`` is
     ``(src_ids_with_EOS, tgt_ids, i)``, batched by ``lengths`` (``(N,)``, the padded cost of
-    each item, see :func:`example_lengths`) as ``batching`` says (:data:`BATCHINGS`): :func:`make_loader` for in-memory examples, a
+    each item, see :func:`example_lengths`) as ``batching`` says (:data:`BATCHINGS`):
+    :func:`make_loader` for in-memory examples, a
     memory-mapped corpus (:mod:`companion.data.binarized`) for large ones -- the same batches
     for the same examples."""
     if len(dataset) == 0:

@@ -303,7 +303,7 @@ RECIPES["transformer_paper"] = RECIPES["transformer"].with_model(pre_ln=False, d
 # per update (record convergence-transformer); these measure whether they do on the book's corpus.
 # "_mixed" keeps the 1000-cell budget, so its batches carry about half the real tokens (measured:
 # 446 target tokens per batch against 951 in length buckets; 48% of the cells are real);
-# "_mixed_2150" raises the budget until they carry as many (about 950), at twice the cells;
+# "_mixed_2150" raises the budget until they carry nearly as many (about 900), at twice the cells;
 # "_packed" packs mixed batches several pairs to a row (companion.data.packing): as many real
 # tokens as a bucket (950 of 1060 cells), at about a bucket's cost.
 RECIPES["transformer_mixed"] = dataclasses.replace(RECIPES["transformer"], batching="mixed")
