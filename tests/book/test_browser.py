@@ -87,6 +87,28 @@ def test_no_output_or_table_scrolls_sideways_at_1280px(built_book, page):
                       + "; ".join(f"{w['text']!r} ({w['scroll_width']} > {w['client_width']} px)" for w in wide))
 
 
+@pytest.mark.parametrize("page", pages(), ids=lambda p: p.stem)
+def test_no_table_header_breaks_inside_a_word(built_book, page):
+    """A header reads "BLEU", never "BLE" over "U": headers wrap between words only."""
+    broken = inspect_page(page)["broken_header_words"]
+    assert not broken, f"{page.name}: table headers broken inside a word: {broken[:10]}"
+
+
+def test_the_harness_reports_a_header_broken_inside_a_word(tmp_path):
+    """The header check can fail: a word forced to break in a narrow header is reported, the same
+    header that fits is not."""
+    chromium()  # skips without a browser
+    def table(style):
+        return (f"<html><head><style>th {{ {style} }}</style></head><body><div class='cell_output'>"
+                "<table><tr><th>perplexity</th></tr><tr><td>1</td></tr></table></div></body></html>")
+    narrow = tmp_path / "narrow.html"
+    narrow.write_text(table("width: 20px; max-width: 20px; overflow-wrap: anywhere;"), encoding="utf-8")
+    whole = tmp_path / "whole.html"
+    whole.write_text(table("word-break: keep-all;"), encoding="utf-8")
+    assert inspect_page(narrow)["broken_header_words"] == ["perplexity"]
+    assert inspect_page(whole)["broken_header_words"] == []
+
+
 def test_intro_has_rendered_math(built_book):
     report = inspect_page(built_book / "book" / "intro.html")
     assert report["mjx_containers"] >= 2
