@@ -77,10 +77,10 @@ bench: $(STAMP)
 # The records behind book/results/, with the arguments they were made with, one process at a time
 # on one thread. Every run of at most about two CPU-minutes gets five seeds (the fewest for which
 # a paired claim can reach p <= 0.05). Estimated CPU time of the whole target on one thread
-# (AMD EPYC, evaluation included): about 4.5 CPU-hours -- decoding alpha 5 min, lexicon budget
+# (AMD EPYC, evaluation included): about 5 CPU-hours -- decoding alpha 5 min, lexicon budget
 # 15 min, learning-rate search (three rates per family) 30 min, seeds-seq2seq 18 min,
 # seeds-attention 20 min, attention scoring 30 min, seeds-transformer 15 min, Transformer
-# ablations (7 variants x 5 seeds) 110 min, batching-transformer (4 kinds of batches x 5 seeds)
+# ablations (9 variants x 5 seeds) 140 min, batching-transformer (4 kinds of batches x 5 seeds)
 # 35 min. Make the records from a clean commit: a record made
 # from a dirty tree is marked "+dirty" (see companion.experiments.records.git_state).
 # Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py (about 4 CPU-minutes per seed;

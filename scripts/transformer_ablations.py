@@ -4,10 +4,12 @@ averaging against the last checkpoint.
 
 The variants (recipes of ``companion.experiments.regime.RECIPES``, each named for what it is):
 ``transformer`` (the book's: Pre-LN, no dropout, no smoothing, 150 warmup steps),
-``transformer_constant`` (no warmup: the warmed-up peak rate from the first step),
+``transformer_no_warmup`` (the warmup removed and nothing else: the warmed-up peak rate from the
+first step, then the recipe's own decay), ``transformer_constant`` (the peak rate held constant:
+no warmup and no decay),
 ``transformer_lr_spike`` (the schedule's formula with warmup 0: a first step at 12 times the peak,
-then decay), ``transformer_postln`` and ``transformer_postln_constant`` (Post-LN with and without
-warmup), ``transformer_smoothed`` (label smoothing 0.1) and ``transformer_paper`` (Post-LN, dropout
+then decay), ``transformer_postln``, ``transformer_postln_no_warmup`` and
+``transformer_postln_constant`` (Post-LN with warmup, without it, and at a constant peak rate), ``transformer_smoothed`` (label smoothing 0.1) and ``transformer_paper`` (Post-LN, dropout
 0.1, label smoothing 0.1: the paper's configuration at our size).
 
 For every seed it trains the book's Transformer recipes on the book's regime (the same corpus,
@@ -28,7 +30,7 @@ vocabularies, batches and Trainer as ``companion.experiments.regime.train``, so 
 
 The record goes to ``book/results/ablation-transformer.json`` (``--name``/``--out`` to change).
 
-    .venv/bin/python scripts/transformer_ablations.py           # five seeds, ~100 CPU-minutes
+    .venv/bin/python scripts/transformer_ablations.py           # five seeds, ~130 CPU-minutes
     .venv/bin/python scripts/transformer_ablations.py --quick --seeds 0 --out /tmp/a.json
 
 ``--quick`` swaps in a tiny corpus and a few steps: it checks the plumbing, and its numbers mean
@@ -60,8 +62,9 @@ from companion.training import evaluate_loss  # noqa: E402
 from companion.training.averaging import average_checkpoints, last_checkpoints  # noqa: E402
 
 #: the variants, as recipe names of ``companion.experiments.regime.RECIPES``
-VARIANTS = ("transformer", "transformer_constant", "transformer_lr_spike", "transformer_postln",
-            "transformer_postln_constant", "transformer_smoothed", "transformer_paper")
+VARIANTS = ("transformer", "transformer_no_warmup", "transformer_constant", "transformer_lr_spike",
+            "transformer_postln", "transformer_postln_no_warmup", "transformer_postln_constant",
+            "transformer_smoothed", "transformer_paper")
 QUICK_STEPS = 12
 SPIKE_WINDOW, SPIKE_NATS = 50, 1.0
 CURVE_WINDOW = 10  # steps per point of the recorded loss curve

@@ -36,6 +36,28 @@ def test_constant_peak_trains_at_the_peak_the_warmup_reaches_from_the_first_step
     assert spike[0] / peak == pytest.approx(warmup ** 0.5, rel=1e-6) and spike == sorted(spike, reverse=True)
 
 
+def test_no_warmup_removes_the_warmup_and_keeps_the_recipes_decay(one_thread, quick_data):
+    """The clean "without warmup" control: the peak from step 1, then the recipe's own rates."""
+    book = R.recipe("transformer")
+    d_model, warmup, factor = book.model["d_model"], book.train["warmup_steps"], book.train["lr"]
+    peak = factor * inverse_sqrt_factor(warmup, warmup, d_model)
+    no_warmup = R.control_factor(R.recipe("transformer_no_warmup"), d_model)
+    recipe_rates = [factor * inverse_sqrt_factor(s, warmup, d_model) for s in range(1, 3 * warmup)]
+    rates = [factor * no_warmup(s) for s in range(1, 3 * warmup)]
+    assert rates[:warmup] == pytest.approx([peak] * warmup)  # no climb: the peak from the first step
+    assert rates[warmup - 1:] == pytest.approx(recipe_rates[warmup - 1:])  # then exactly the recipe's decay
+    assert rates[-1] < 0.6 * peak  # and it does decay (a constant rate would not)
+    constant = R.control_factor(R.recipe("transformer_constant"), d_model)
+    assert [factor * constant(s) for s in (1, warmup, 3 * warmup)] == pytest.approx([peak] * 3)
+    # the Trainer follows it: the first steps of a quick run sit at the peak
+    trained = _rates(R.recipe("transformer_no_warmup"), quick_data, 4)
+    assert trained == pytest.approx([peak] * 4)
+    assert R.recipe("transformer_postln_no_warmup") == dataclasses.replace(
+        R.recipe("transformer_postln"), schedule="peak_then_decay")
+    with pytest.raises(ConfigError, match="'preset' is not a control schedule"):
+        R.control_factor(book, d_model)
+
+
 def test_the_papers_transformer_and_the_books_differ_as_named():
     book, paper = R.recipe("transformer"), R.recipe("transformer_paper")
     assert book.model["pre_ln"] and book.model["dropout"] == 0.0 and "label_smoothing" not in book.train
@@ -70,7 +92,7 @@ def test_patience_stops_a_run_whose_validation_stalls(one_thread, quick_data):
 
 
 def test_recipes_refuse_what_they_cannot_do():
-    with pytest.raises(ConfigError, match="schedule must be one of preset, constant_peak"):
+    with pytest.raises(ConfigError, match="schedule must be one of preset, constant_peak, peak_then_decay"):
         dataclasses.replace(R.recipe("transformer"), schedule="cosine")
     with pytest.raises(ConfigError, match="batching must be one of bucketed, mixed, packed, got 'sorted'"):
         dataclasses.replace(R.recipe("transformer"), batching="sorted")

@@ -50,9 +50,12 @@ def test_variants_are_registered_recipes(script):
     assert set(script.VARIANTS) <= set(RECIPES)
     assert script.VARIANTS[0] == "transformer"
     ln = {name: RECIPES[name].model.get("pre_ln", False) for name in script.VARIANTS}
-    assert [name for name, pre in ln.items() if not pre] == ["transformer_postln", "transformer_postln_constant",
-                                                            "transformer_paper"]
-    # each warmup control exists for both placements: with warmup, and at the peak from step 1
+    assert [name for name, pre in ln.items() if not pre] == ["transformer_postln", "transformer_postln_no_warmup",
+                                                            "transformer_postln_constant", "transformer_paper"]
+    # each warmup control exists for both placements: the warmup removed (peak, then the recipe's
+    # decay), and the peak held constant from step 1
+    assert RECIPES["transformer_no_warmup"].schedule == RECIPES["transformer_postln_no_warmup"].schedule \
+        == "peak_then_decay"
     assert RECIPES["transformer_constant"].schedule == RECIPES["transformer_postln_constant"].schedule == "constant_peak"
 
 

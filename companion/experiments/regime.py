@@ -195,10 +195,12 @@ class Recipe:
 
     ``steps`` is chosen so that training takes about two minutes of one CPU thread.
 
-    Two controls the presets cannot express: ``schedule="constant_peak"`` trains at a constant
+    Controls the presets cannot express: ``schedule="constant_peak"`` trains at a constant
     rate from the first step, equal to the peak the preset's schedule reaches after its
-    ``warmup_steps`` (for ``vaswani``: ``lr * d_model^-0.5 * warmup^-0.5``) -- no warmup, and no
-    spike; ``patience`` stops training after that many validations (every ``eval_every`` steps)
+    ``warmup_steps`` (for ``vaswani``: ``lr * d_model^-0.5 * warmup^-0.5``) -- no warmup, no
+    spike, and no decay; ``schedule="peak_then_decay"`` starts at that peak too, holds it until
+    the step where the preset's warmup would end, and from there follows the preset's schedule
+    (its decay) exactly -- the warmup removed and nothing else; ``patience`` stops training after that many validations (every ``eval_every`` steps)
     without a better validation perplexity, ``max_steps`` bounding it, and keeps the best
     weights."""
 
@@ -225,8 +227,9 @@ class Recipe:
             raise ConfigError("Recipe: patience needs a positive count and train['eval_every'] > 0")
 
 
-#: ``Recipe.schedule``: the preset's own schedule, or a constant rate at its warmed-up peak
-SCHEDULES = ("preset", "constant_peak")
+#: ``Recipe.schedule``: the preset's own schedule; a constant rate at its warmed-up peak; or that
+#: peak from the first step and then the preset's own decay (only the warmup removed)
+SCHEDULES = ("preset", "constant_peak", "peak_then_decay")
 
 
 #: the recipe of every model the translation chapters train (see each chapter for the choice)
@@ -282,8 +285,11 @@ RECIPES["transformer"] = Recipe(
     max_tokens=1000,
 )
 # The ablation's variants (scripts/transformer_ablations.py), each named for what it is:
-# - "_constant": no warmup -- a constant rate from the first step, equal to the peak the recipe's
-#   schedule reaches after its warmup (the clean "without warmup" control);
+# - "_no_warmup": the warmup removed and nothing else -- the recipe's peak rate from the first
+#   step until the warmup would have ended, then the recipe's own inverse-square-root decay (the
+#   clean "without warmup" control);
+# - "_constant": a constant rate from the first step, equal to the peak the recipe's schedule
+#   reaches after its warmup: no warmup *and* no decay (two changes, kept as a second control);
 # - "_lr_spike": the schedule's formula with warmup 0, which starts at factor * d_model^-0.5
 #   (12 times the peak above) and decays as step^-0.5 -- a learning-rate spike, not just the
 #   absence of warmup;
@@ -292,9 +298,11 @@ RECIPES["transformer"] = Recipe(
 # - "transformer_paper": the paper's configuration at our size -- Post-LN, dropout 0.1, label
 #   smoothing 0.1 -- with the book's schedule, steps and batches.
 RECIPES["transformer_constant"] = dataclasses.replace(RECIPES["transformer"], schedule="constant_peak")
+RECIPES["transformer_no_warmup"] = dataclasses.replace(RECIPES["transformer"], schedule="peak_then_decay")
 RECIPES["transformer_lr_spike"] = RECIPES["transformer"].with_train(warmup_steps=0)
 RECIPES["transformer_postln"] = RECIPES["transformer"].with_model(pre_ln=False)
 RECIPES["transformer_postln_constant"] = dataclasses.replace(RECIPES["transformer_postln"], schedule="constant_peak")
+RECIPES["transformer_postln_no_warmup"] = dataclasses.replace(RECIPES["transformer_postln"], schedule="peak_then_decay")
 RECIPES["transformer_smoothed"] = RECIPES["transformer"].with_train(label_smoothing=0.1)
 RECIPES["transformer_paper"] = RECIPES["transformer"].with_model(pre_ln=False, dropout=0.1).with_train(
     label_smoothing=0.1)
@@ -362,14 +370,26 @@ def make_trainer(spec: Recipe, model: nn.Module, loader: Any, valid: Any, **opti
     """The :class:`~companion.training.Trainer` of ``spec`` (its ``train`` options, ``options``
     added: ``out_dir``, ``log_every``, ...), with the recipe's ``schedule`` applied."""
     trainer = Trainer(model, loader, valid, **{"progress": False, **spec.train, **options})
-    if spec.schedule == "constant_peak":
-        warmup = int(spec.train.get("warmup_steps") or 0)
-        if spec.train.get("preset") == "vaswani":
-            peak = inverse_sqrt_factor(max(1, warmup), warmup, getattr(model, "d_model", 512))
-        else:  # the other presets' schedules peak at their base rate
-            peak = 1.0
-        trainer.schedule = StepSchedule(trainer.optimizer, lambda step: peak)
+    if spec.schedule != "preset":
+        trainer.schedule = StepSchedule(trainer.optimizer, control_factor(spec, getattr(model, "d_model", 512)))
     return trainer
+
+
+def control_factor(spec: Recipe, d_model: int):
+    """The rate factor per step (``step -> factor``, 1-based) of a control schedule of
+    :data:`SCHEDULES`: ``constant_peak`` gives the preset's warmed-up peak at every step;
+    ``peak_then_decay`` gives that peak up to the end of the preset's warmup and the preset's own
+    factor after it. For presets other than ``vaswani`` the peak is the base rate (factor 1) and
+    both controls are constant."""
+    if spec.schedule not in SCHEDULES[1:]:
+        raise ConfigError(f"control_factor: {spec.schedule!r} is not a control schedule ({', '.join(SCHEDULES[1:])})")
+    warmup = max(1, int(spec.train.get("warmup_steps") or 0))
+    if spec.train.get("preset") != "vaswani":
+        return lambda step: 1.0
+    peak = inverse_sqrt_factor(warmup, warmup, d_model)
+    if spec.schedule == "constant_peak":
+        return lambda step: peak
+    return lambda step: inverse_sqrt_factor(max(step, warmup), warmup, d_model)
 
 
 def _merged(histories: Sequence[History]) -> History:
