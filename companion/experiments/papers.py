@@ -29,6 +29,7 @@ from typing import Any
 
 from companion.errors import DataError
 from companion.experiments.records import read_record
+from companion.experiments.regime import RECIPES
 from companion.experiments.verdicts import (Verdict, judge, judge_not_worse, judge_unpaired, paired,
                                             per_seed)
 
@@ -330,7 +331,7 @@ CLAIMS: tuple[Claim, ...] = (
           kind="unpaired",
           measure=lambda r: (_seeds_of(r[ATT], _gap("rnnsearch")), _seeds_of(r[ATT], _gap("rnnencdec"))),
           scope=((ATT, "rnnsearch"), (ATT, "rnnencdec"))),
-    Claim("attention_converged", "RNNsearch (700 steps) beats RNNencdec trained until its validation "
+    Claim("attention_converged", f"RNNsearch ({RECIPES['rnnsearch'].train['max_steps']} steps) beats RNNencdec trained until its validation "
           "perplexity stops improving", None, "control",
           "BLEU(RNNsearch) - BLEU(RNNencdec, early-stopped at its validation optimum)", kind="unpaired",
           measure=lambda r: (per_seed(r[ATT], "rnnsearch", "test_bleu"),
@@ -385,8 +386,8 @@ CLAIMS: tuple[Claim, ...] = (
           "than 1 BLEU, seed by seed", kind="not worse",
           measure=lambda r: paired(r[ABL], "transformer_constant", "transformer", "test_bleu"),
           scope=((ABL, "transformer"), (ABL, "transformer_constant"))),
-    Claim("lr_spike", "the schedule's formula with warmup 0 -- a first step at 12 times the peak rate, then "
-          "decay -- spoils training", None, "control",
+    Claim("lr_spike", "the schedule's formula with warmup 0 -- a first step at "
+          f"{RECIPES['transformer'].train['warmup_steps'] ** 0.5:.0f} times the peak rate, then decay -- spoils training", None, "control",
           "BLEU(book's recipe) - BLEU(the same formula with warmup 0), seed by seed",
           measure=lambda r: paired(r[ABL], "transformer", "transformer_lr_spike", "test_bleu"),
           scope=((ABL, "transformer"), (ABL, "transformer_lr_spike"))),
@@ -395,15 +396,17 @@ CLAIMS: tuple[Claim, ...] = (
           "BLEU(book's recipe) - BLEU(paper's configuration), seed by seed",
           measure=lambda r: paired(r[ABL], "transformer", "transformer_paper", "test_bleu"),
           scope=((ABL, "transformer"), (ABL, "transformer_paper"))),
-    Claim("batching_budget", "at the book's budget of 1,000 token cells per batch, length buckets train the "
+    Claim("batching_budget", f"at the book's budget of {RECIPES['transformer'].max_tokens:,} token cells per batch, "
+          "length buckets train the "
           "Transformer better than batches of mixed lengths", None, "chapter 5",
           "BLEU(length buckets) - BLEU(mixed lengths, the same budget), seed by seed",
           measure=lambda r: paired(r[BAT], "transformer", "transformer_mixed", "test_bleu"),
           scope=((BAT, "transformer"), (BAT, "transformer_mixed")),
-          note="mixed batches of 1,000 cells carry about half as many real tokens"),
+          note=f"mixed batches of {RECIPES['transformer_mixed'].max_tokens:,} cells carry about half as many real tokens"),
     Claim("batching_composition", "with nearly as many real tokens per update, batches of mixed lengths "
           "train the Transformer better than length buckets (as on the reversal task)", None, "chapter 5",
-          "BLEU(mixed lengths, 2,150 cells) - BLEU(length buckets, 1,000 cells), seed by seed",
+          f"BLEU(mixed lengths, {RECIPES['transformer_mixed_2150'].max_tokens:,} cells) - BLEU(length buckets, "
+          f"{RECIPES['transformer'].max_tokens:,} cells), seed by seed",
           measure=lambda r: paired(r[BAT], "transformer_mixed_2150", "transformer", "test_bleu"),
           scope=((BAT, "transformer"), (BAT, "transformer_mixed_2150")),
           note="the mixed batches cost about twice the CPU time per update"),
