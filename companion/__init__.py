@@ -17,9 +17,10 @@ recall task, n-gram baselines, gradient flow); ``commands`` the command-line too
 __version__ = "0.1.0"
 
 
-def load(path, device="cpu"):
+def load(path, device=None):
     """A trained run (a ``companion train`` run directory or a checkpoint file) as a
-    :class:`companion.translator.Translator`: ``.translate(sentences, beam=5)`` and
+    :class:`companion.translator.Translator` on ``device`` (default: CUDA if available, else
+    the CPU): ``.translate(sentences)`` (the run's decoding settings unless overridden) and
     ``.score(sources, references)``."""
     from companion.translator import Translator  # torch is imported on first use, not by `import companion`
 

@@ -31,7 +31,10 @@ import yaml
 
 from companion.errors import ConfigError
 from companion.specials import SPECIAL_TOKENS
-from companion.validation import check_choice, check_float, check_int
+from companion.models import check_model_args, model_arg_type
+from companion.presets import resolve
+from companion.validation import check_choice, check_float, check_int, coerce
+from companion.validation import type_name as _type_name
 
 #: keys that no longer exist, with what replaces them (a config naming one is refused with this)
 REMOVED_KEYS = {
@@ -81,8 +84,8 @@ class DataConfig:
     #: :mod:`companion.data.packing`) or ``auto``: ``packed`` for a model that reads packed rows,
     #: ``bucketed`` for the others. Why ``auto`` packs the Transformer: at equal updates packed
     #: batches trained the book's Transformer 2.1 BLEU better than length buckets (5 seeds, every
-    #: seed, for roughly 15% more CPU per update), and on the reversal task of issue 22 length buckets
-    #: slowed its learning several times over (records batching-transformer and
+    #: seed, for roughly 15% more CPU per update), and on a word-reversal task
+    #: (:mod:`companion.experiments.convergence`) length buckets slowed its learning several times over (records batching-transformer and
     #: convergence-transformer, chapter 5). A run saved before this option existed was bucketed.
     batching: Literal["auto", "bucketed", "mixed", "packed"] = "auto"
     max_len: int = 100
@@ -112,8 +115,9 @@ class ModelConfig:
         return {"name": self.name, **self.args}
 
 
-#: what ``train.precision`` can be: ``auto`` is bf16 autocast on CUDA and float32 elsewhere
-PRECISIONS = ("auto", "fp32", "bf16")
+#: what ``train.precision`` can be: ``auto`` is bf16 autocast on a CUDA device with native bf16,
+#: fp16 autocast with loss scaling on an older CUDA device, and float32 elsewhere
+PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 
 #: what ``train.loss_normalization`` can be: what the summed NLL of a batch is divided by (see
 #: :mod:`companion.training.trainer`)
@@ -215,66 +219,6 @@ SECTIONS = {"data": DataConfig, "train": TrainConfig, "decode": DecodeConfig}
 
 
 # ---------------------------------------------------------------- type conversion
-def _type_name(tp: Any) -> str:
-    origin = typing.get_origin(tp)
-    if origin is Literal:
-        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        names = [_type_name(a) for a in typing.get_args(tp) if a is not type(None)]
-        return " or ".join(names) + " or null"
-    return getattr(tp, "__name__", str(tp))
-
-
-def coerce(value: Any, tp: Any) -> Any:
-    """Return ``value`` converted to type ``tp`` or raise ``ValueError``.
-
-    Strict about the kind (a bool is not an int, a str is not a number) except that an int is
-    accepted for a float and a numeric string for a float (PyYAML reads ``1e-3`` as a string).
-    """
-    origin = typing.get_origin(tp)
-    if origin is Literal:
-        if value in typing.get_args(tp):
-            return value
-        raise ValueError
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return coerce(value, arg)
-            except ValueError:
-                pass
-        raise ValueError
-    if tp is Any:
-        return value
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        raise ValueError
-    if tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise ValueError
-    if tp is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
-            return float(value)
-        raise ValueError
-    if tp is str:
-        if isinstance(value, str):
-            return value
-        raise ValueError
-    if origin is dict or tp is dict:
-        if isinstance(value, dict):
-            return value
-        raise ValueError
-    raise ValueError
-
-
 def parse_scalar(text: str, tp: Any) -> Any:
     """Parse a command-line string as type ``tp`` (``null``/``none`` for None)."""
     low = text.strip().lower()
@@ -359,8 +303,6 @@ def config_from_dict(raw: Any, where: str = "config") -> Config:
     name = model_raw.pop("name", ModelConfig.name)
     if not isinstance(name, str):
         raise ConfigError(f"{where}: model.name: expected str, got {name!r}")
-    from companion.models import check_model_args
-
     args = check_model_args(name, model_raw, where)
     return Config(model=ModelConfig(name=name, args=args), **sections)
 
@@ -368,8 +310,6 @@ def config_from_dict(raw: Any, where: str = "config") -> Config:
 def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -> Config:
     """Read a YAML config file, or a preset by name (``cpu/transformer``, see
     :mod:`companion.presets`), and apply ``--set key=value`` overrides."""
-    from companion.presets import resolve
-
     path = resolve(path)
     if path.is_dir():
         raise ConfigError(f"{path}: is a directory, expected a YAML config file")
@@ -405,8 +345,6 @@ def apply_overrides(raw: dict, overrides: list[str] | tuple[str, ...]) -> dict:
             raise ConfigError(f"--set {item}: unknown key '{key}'")
         section, name = parts
         if section == "model":
-            from companion.models import model_arg_type
-
             model_name = (raw.get("model") or {}).get("name", ModelConfig.name)
             tp = str if name == "name" else model_arg_type(model_name, name, f"--set {item}")
         else:

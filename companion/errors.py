@@ -5,6 +5,8 @@ Anything a user can cause (a missing file, a bad config key, a mismatched checkp
 command line prints ``error: <message>`` and exits with status 2 instead of a traceback.
 """
 
+import importlib
+
 
 class CompanionError(Exception):
     """Base class of every error the user can fix; its message is one line."""
@@ -33,8 +35,6 @@ class MissingDependencyError(CompanionError):
 def require_extra(module: str, extra: str, feature: str):
     """Import ``module`` or raise a one-line :class:`MissingDependencyError` naming the extra
     (``pip install 'seq2seq-companion[EXTRA]'``) that installs it."""
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError:

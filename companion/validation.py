@@ -4,14 +4,21 @@ names where the value came from.
 
 The path checks exist so that a command refuses a bad path *before* its expensive work (training
 vocabularies, decoding a corpus), not with a traceback once that work is done.
+
+:func:`coerce` and :func:`type_name` convert a value to a declared type and name that type in a
+message: the primitives under the config's sections (:mod:`companion.config`) and the models'
+constructor arguments (:func:`companion.models.check_model_args`).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import tempfile
+import types
+import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from companion.errors import ConfigError, DataError
 
@@ -110,8 +117,6 @@ def check_input_dir(name: str, path: Any, what: str = "directory") -> Path:
 def check_output_dir(name: str, path: Any) -> Path:
     """``Path(path)``, created with its parents if missing, if a file can be written into it
     (tried with a temporary file, which is removed)."""
-    import tempfile
-
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise DataError(f"{name} {p}: exists and is not a directory")
@@ -143,6 +148,72 @@ def check_output_file(name: str, path: Any) -> Path:
     return p
 
 
+# ---------------------------------------------------------------- type conversion
+def _is_union(origin: Any) -> bool:
+    return origin is typing.Union or origin is types.UnionType
+
+
+def type_name(tp: Any) -> str:
+    """A declared type as a message names it: ``one of 'a', 'b'``, ``int or null``, ``float``."""
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    if _is_union(origin):
+        names = [type_name(a) for a in typing.get_args(tp) if a is not type(None)]
+        return " or ".join(names) + " or null"
+    return getattr(tp, "__name__", str(tp))
+
+
+def coerce(value: Any, tp: Any) -> Any:
+    """Return ``value`` converted to type ``tp`` or raise ``ValueError``.
+
+    Strict about the kind (a bool is not an int, a str is not a number) except that an int is
+    accepted for a float and a numeric string for a float (PyYAML reads ``1e-3`` as a string).
+    """
+    origin = typing.get_origin(tp)
+    if origin is Literal:
+        if value in typing.get_args(tp):
+            return value
+        raise ValueError
+    if _is_union(origin):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return coerce(value, arg)
+            except ValueError:
+                pass
+        raise ValueError
+    if tp is Any:
+        return value
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise ValueError
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ValueError
+    if tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            return float(value)
+        raise ValueError
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        raise ValueError
+    if origin is dict or tp is dict:
+        if isinstance(value, dict):
+            return value
+        raise ValueError
+    raise ValueError
+
+
 __all__ = ["check_bool", "check_choice", "check_device", "check_dropout", "check_float",
            "check_input_dir", "check_input_file", "check_int", "check_output_dir",
-           "check_output_file"]
+           "check_output_file", "coerce", "type_name"]

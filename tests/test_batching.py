@@ -1,5 +1,6 @@
 """Tests of companion.data.batching: Batch, collate, bucketing, loaders, LM batches."""
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -54,6 +55,18 @@ def test_collate_source_padding_and_masks():
     assert m.shape == (2, 4, 4)
     assert m[0, 3].tolist() == [True, True, True, False]  # row 0 key 3 is PAD
     assert m[1, 1].tolist() == [True, True, False, False]  # causal
+
+
+def test_the_masks_of_one_pair_per_row_refuse_a_packed_batch():
+    from companion.data.packing import collate_packed
+
+    packed = collate_packed([([9, 8, 7, EOS], [4, 5, 6], 0), ([9, EOS], [4], 1), ([8, EOS], [5], 2)])
+    assert packed.packed and int(packed.src_segments.max()) == 2  # two pairs share a row
+    for name in ("src_mask", "tgt_attn_mask"):
+        with pytest.raises(DataError, match=rf"^Batch\.{name}: a packed batch holds several pairs per row and "
+                                            rf"this mask ignores their segments"):
+            getattr(packed, name)
+    assert packed.tgt_pad_mask.shape == packed.tgt_in.shape  # padding alone is still well defined
 
 
 def test_collate_empty_raises():
@@ -395,3 +408,66 @@ def test_lm_batches_char_text_and_errors():
         lm_batches(torch.arange(3), 4, 5, shuffle=False)
     with pytest.raises(DataError, match="batch_size and seq_len must be positive, got 0 and 5"):
         lm_batches(torch.arange(30), 0, 5, shuffle=False)
+
+
+# -- the greedy cut of mixed and packed batches: one rule, a plan kept per epoch -------------------
+
+
+def _greedy_reference(lengths, budget, replicas, drop_last, cost):
+    """The cut the samplers document, one example at a time: an example joins the open batch while
+    it holds fewer than ``replicas`` examples or ``cost(batch + [example]) <= budget``."""
+    bounds, batch = [0], []
+    for i, length in enumerate(lengths):
+        if len(batch) >= replicas and cost(batch + [length]) > budget:
+            bounds.append(i)
+            batch = []
+        batch.append(length)
+    bounds.append(len(lengths))
+    if bounds[-1] - bounds[-2] < replicas and (drop_last or len(bounds) > 2):
+        del bounds[-1 if drop_last else -2]
+    return bounds
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 60), min_size=1, max_size=400), st.integers(1, 300), st.integers(1, 3),
+       st.booleans(), st.booleans())
+def test_mixed_and_packed_cuts_follow_their_cost_rules(lengths, budget, replicas, drop_last, packed):
+    from companion.data.packing import PackedBatchSampler
+
+    if len(lengths) < replicas:
+        return
+    cls, cost = ((PackedBatchSampler, sum) if packed else
+                 (MixedBatchSampler, lambda b: len(b) * max(b)))
+    s = cls(lengths, budget, shuffle=False, num_replicas=replicas, drop_last=drop_last)
+    expected = _greedy_reference(lengths, budget, replicas, drop_last, cost)
+    assert s._greedy_bounds(np.asarray(lengths)).tolist() == expected
+    assert len(s) == len(expected) - 1
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_len_plans_an_epoch_once(monkeypatch, packed):
+    from companion.data.packing import PackedBatchSampler
+
+    cls = PackedBatchSampler if packed else MixedBatchSampler
+    lengths = [5 + (i * 7919) % 36 for i in range(3000)]
+    s = cls(lengths, 800, seed=0)
+    fresh = {epoch: len(_planned(cls, lengths, epoch)) for epoch in range(4)}  # before counting
+    assert len(set(fresh.values())) > 1  # the count depends on the epoch's order: a stale one would show
+    plans = []
+    plan = cls._greedy_bounds
+    monkeypatch.setattr(cls, "_greedy_bounds", lambda self, x: plans.append(self) or plan(self, x))
+    assert len(s) == fresh[0] and len(plans) == 1
+    assert len(s) == fresh[0] and len(plans) == 1  # the second len() reads the kept plan
+    assert len(list(s)) == fresh[0] and len(plans) == 1  # and the epoch's iteration uses it
+    s.set_epoch(0)
+    assert len(s) == fresh[0] and len(plans) == 1  # the same epoch: the same plan
+    for epoch in (1, 2, 3):
+        s.set_epoch(epoch)
+        assert len(s) == fresh[epoch] and len(plans) == epoch + 1  # a new epoch is planned once
+        assert len(s) == len(list(s)) == fresh[epoch] and len(plans) == epoch + 1
+
+
+def _planned(cls, lengths, epoch):
+    s = cls(lengths, 800, seed=0)
+    s.set_epoch(epoch)
+    return s.global_batches()

@@ -3,11 +3,14 @@ or half-written, bad input reported before any encoding, one cache shared by DDP
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
+import time
 from dataclasses import fields
 from pathlib import Path
 
@@ -231,12 +234,124 @@ def test_a_build_killed_midway_leaves_no_cache_and_the_next_start_rebuilds(corpu
     run = subprocess.run([sys.executable, "-c", _KILL_MID_BUILD, str(cache), str(tmp_path / "src.model"),
                           str(tmp_path / "tgt.model"), str(corpus)], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == -9, run.stderr
-    leftovers = [p.name for p in cache.parent.iterdir()]
-    assert not cache.exists() and len(leftovers) == 1 and leftovers[0].startswith("data-bin.tmp-")
-    assert (cache.parent / leftovers[0] / "train.src.tok").stat().st_size > 0  # it had begun writing
-    mapped = _build(cache, corpus, vocabs)
-    assert [p.name for p in cache.parent.iterdir()] == ["data-bin"]  # the half-written one is gone
+    leftovers = sorted(p.name for p in cache.parent.iterdir())
+    assert not cache.exists() and len(leftovers) == 2 and leftovers[0] == "data-bin.lock"
+    assert leftovers[1].startswith("data-bin.tmp-")
+    assert (cache.parent / leftovers[1] / "train.src.tok").stat().st_size > 0  # it had begun writing
+    mapped = _build(cache, corpus, vocabs)  # the lock died with the builder: this one is not kept waiting
+    names = sorted(p.name for p in cache.parent.iterdir())
+    assert names[:2] == ["data-bin", "data-bin.lock"] and len(names) == 3 and names[2].startswith("data-bin.v-")
+    assert os.readlink(cache) == names[2]  # the half-written one is gone; the link names the new version
     assert len(mapped["train"]) == 400 and read_manifest(cache, splits=SPLITS)[0] is not None
+
+
+_PAUSE_MID_BUILD = """
+import os, sys, time
+from pathlib import Path
+from companion.data import binarized as B
+from companion.data.vocab import load_vocab
+B.CHUNK = 16
+calls = []
+src, tgt = load_vocab(sys.argv[2]), load_vocab(sys.argv[3])
+flags = Path(sys.argv[5])
+real = type(tgt).encode_batch
+def encode_batch(self, texts, num_threads=1):
+    calls.append(1)
+    if len(calls) == 5:  # half-way through the train split: say so, then wait to be let go
+        (flags / "writing").write_text(str(os.getpid()))
+        for _ in range(2400):
+            if (flags / "go").exists():
+                break
+            time.sleep(0.05)
+        else:
+            sys.exit(3)
+    return real(self, texts, num_threads)
+type(tgt).encode_batch = encode_batch
+B.ensure_cache(sys.argv[1], sys.argv[4], ("train", "valid"), "ko", "en", src, tgt)
+"""
+
+
+def _wait_for(path: Path, proc: subprocess.Popen) -> None:
+    for _ in range(2400):
+        if path.exists() or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    assert path.exists(), proc.communicate()[1]
+
+
+def test_a_live_builder_keeps_its_lock_and_temporary_and_a_second_start_reuses_its_cache(corpus, vocabs, tmp_path,
+                                                                                          monkeypatch):
+    """While one process builds, another start's clean-up leaves its temporary alone (its pid is
+    alive) and cannot take the lock; the leftovers of dead builders and of the earlier layout's
+    swap are removed; when the builder is done, the second start maps its cache without building."""
+    cache, flags = tmp_path / "run" / "data-bin", tmp_path / "flags"
+    cache.parent.mkdir()
+    flags.mkdir()
+    vocabs[0].save(tmp_path / "src.model")
+    vocabs[1].save(tmp_path / "tgt.model")
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (cache.parent / f"data-bin.tmp-{int(dead.stdout)}-1").mkdir()  # a builder that was killed
+    (cache.parent / "data-bin.old-12").mkdir()  # the earlier layout's swap, killed between its renames
+    builder = subprocess.Popen([sys.executable, "-c", _PAUSE_MID_BUILD, str(cache), str(tmp_path / "src.model"),
+                                str(tmp_path / "tgt.model"), str(corpus), str(flags)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(flags / "writing", builder)
+        live = [p for p in cache.parent.glob(f"data-bin.tmp-{builder.pid}-*")]
+        assert len(live) == 1
+        assert B._try_lock(cache.parent / "data-bin.lock", shared=False) is None  # the builder holds it
+        B.remove_stale(cache)
+        assert live[0].is_dir() and (live[0] / "train.src.tok").stat().st_size > 0  # a live writer's: kept
+        assert sorted(p.name for p in cache.parent.iterdir()) == ["data-bin.lock", live[0].name]
+    finally:
+        (flags / "go").write_text("")
+        _, err = builder.communicate()
+    assert builder.returncode == 0, err
+    builds = _count_builds(monkeypatch)
+    mapped = _build(cache, corpus, vocabs)
+    assert not builds and read_manifest(cache)[0]["built"]["by_pid"] == builder.pid
+    names = sorted(p.name for p in cache.parent.iterdir())
+    assert names == ["data-bin", "data-bin.lock", os.readlink(cache)]
+    assert len(mapped["train"]) == 400
+
+
+def test_a_mapped_version_outlives_a_rebuild_until_its_readers_are_gone(corpus, vocabs, tmp_path):
+    """A reader (and a DataLoader worker, which maps the files again from a pickle) keeps reading
+    the version it opened while a builder publishes another; the old version is removed by a
+    later build once nobody maps it."""
+    cache = tmp_path / "data-bin"
+    mapped = _build(cache, corpus, vocabs)
+    first = os.readlink(cache)
+    before = [mapped["train"][j] for j in range(len(mapped["train"]))]
+    worker_copy = pickle.dumps(mapped["train"].select(max_len=12))
+    other = train_vocabs(load_split(corpus, "train", "ko", "en"), 30, 30, model_type="char",
+                         hard_vocab_limit=False)[0]
+    again = _build(cache, corpus, (other, vocabs[1]))
+    assert os.readlink(cache) != first and (tmp_path / first).is_dir()  # still mapped: kept
+    assert [mapped["train"][j] for j in range(len(mapped["train"]))] == before
+    worker = pickle.loads(worker_copy)
+    assert worker.cache_dir.name == first and [worker[j][:2] for j in range(len(worker))] == \
+        [x[:2] for x in before if len(x[0]) <= 13 and len(x[1]) <= 12]
+    del mapped, worker
+    gc.collect()
+    _build(cache, corpus, vocabs)  # a third version: the first is mapped by nobody now
+    assert not (tmp_path / first).exists() and len(list(tmp_path.glob("data-bin.v-*"))) == 2  # the second: mapped
+    del again
+    gc.collect()
+    B.remove_stale(cache)
+    assert [p.name for p in tmp_path.glob("data-bin.v-*")] == [os.readlink(cache)]
+
+
+def test_a_cache_of_the_earlier_layout_is_read_then_replaced(corpus, vocabs, tmp_path, monkeypatch):
+    cache = tmp_path / "data-bin"
+    _build(tmp_path / "built", corpus, vocabs)
+    shutil.copytree(tmp_path / "built", cache)  # a plain directory, as copytree or an older package leaves it
+    builds = _count_builds(monkeypatch)
+    assert len(_build(cache, corpus, vocabs)["train"]) == 400 and not builds
+    other = train_vocabs(load_split(corpus, "train", "ko", "en"), 30, 30, model_type="char",
+                         hard_vocab_limit=False)[0]
+    _build(cache, corpus, (other, vocabs[1]))
+    assert len(builds) == 1 and cache.is_symlink() and not list(tmp_path.glob("data-bin.old-*"))
 
 
 @pytest.mark.parametrize("break_it,message", [
@@ -315,7 +430,8 @@ def test_ddp_ranks_share_one_cache_and_read_their_shares(corpus, vocabs, tmp_pat
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(2)]
     assert ranks[0]["built_by"] == ranks[1]["built_by"] == ranks[0]["pid"] != ranks[1]["pid"]  # rank 0 built
     assert ranks[0]["files"] == ranks[1]["files"]
-    assert not list((tmp_path / "run").glob("data-bin.*"))  # one cache, no per-rank copy
+    assert len(list((tmp_path / "run").glob("data-bin.v-*"))) == 1  # one cache, no per-rank copy
+    assert not list((tmp_path / "run").glob("data-bin.tmp-*"))
     examples = encode_pairs(load_split(tmp_path / "data", "train", "ko", "en"), *vocabs, 12)
     sampler = BucketBatchSampler(example_lengths(examples), 60, seed=0, num_replicas=2)
     merged = [a + b for a, b in zip(ranks[0]["rows"], ranks[1]["rows"], strict=True)]

@@ -16,11 +16,12 @@ import pytest
 import torch
 
 from companion import cli
+from tests.test_cli_train import write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = "cpu/seq2seq"  # a preset, by name
-#: small enough for a 60-pair corpus (Korean needs ~370 source pieces for its syllables)
-TINY = ["data.src_vocab_size=380", "data.tgt_vocab_size=120", "model.embed_dim=8", "model.hidden_size=8",
+#: small enough for the hand-made toy corpus of test_cli_train (stable while the generator changes)
+TINY = ["data.src_vocab_size=40", "data.tgt_vocab_size=40", "model.embed_dim=8", "model.hidden_size=8",
         "model.num_layers=1", "train.eval_every=0"]
 
 
@@ -37,11 +38,11 @@ def call(argv: list[str], capsys) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="session")
 def paths(tmp_path_factory):
-    """A generated corpus, a run trained for 2 steps, a text file and a directory."""
+    """A toy corpus, a run trained for 2 steps, a text file and a directory."""
     threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     base = tmp_path_factory.mktemp("cli-errors")
     data, run = base / "data", base / "run"
-    assert cli.main(["generate-data", "--size", "60", "--seed", "0", "--out", str(data)]) == 0
+    write_corpus(data)
     assert cli.main(["train", "--config", CONFIG, "--data", str(data), "--out", str(run), "--max-steps", "2",
                      "--no-progress", "--set", *TINY]) == 0
     torch.set_num_threads(threads)
@@ -89,15 +90,15 @@ BAD = [
      "train.accum_steps must be an integer >= 1, got 0"),
     ("train --config {cfg} --data {data} --out {missing} --set train.log_every=-1",
      "train.log_every must be an integer >= 1, got -1"),
-    ("train --config {cfg} --data {data} --out {missing} --set train.precision=fp16",
-     "--set train.precision=fp16: expected one of 'auto', 'fp32', 'bf16'"),
+    ("train --config {cfg} --data {data} --out {missing} --set train.precision=fp8",
+     "--set train.precision=fp8: expected one of 'auto', 'fp32', 'bf16', 'fp16'"),
     ("train --config {cfg} --data {data} --out {missing} --set train.preset=sgd",
      "train.preset must be one of 'adam', 'sutskever', 'bahdanau', 'vaswani', got 'sgd'"),
     ("train --config {cfg} --data {data} --out {missing} --set train.lr", "--set train.lr: expected key=value"),
     ("train --config {cfg} --data {data} --out {missing} --resume", "nothing to resume"),
     ("train --config {cfg} --data {data} --out {run}", "already holds a checkpoint"),
     ("train --config {cfg} --data {data} --out {run} --resume --set " + " ".join(TINY) + " data.src_vocab_size=400",
-     "the run was trained with other settings: data.src_vocab_size 380 -> 400 (fixed for the run); resume "
+     "the run was trained with other settings: data.src_vocab_size 40 -> 400 (fixed for the run); resume "
      "with the checkpoint's values or start a new --out"),
     ("train --config {cfg} --data {data} --out {run} --resume --set " + " ".join(TINY)
      + " train.lr=0.5 data.max_tokens=300 train.seed=3",
@@ -141,6 +142,19 @@ BAD = [
     ("translate --checkpoint {ckpt} --beam 2 --nbest 3", "--nbest 3 exceeds --beam 2"),
     ("translate --checkpoint {ckpt} --nbest 6", "--nbest 6 exceeds the checkpoint's decode.beam_size 5"),
     ("translate --checkpoint {ckpt} --beam two", "argument --beam: invalid int value: 'two'"),
+    ("translate --checkpoint {ckpt} --beam 200000",
+     "--beam 200000 exceeds the 38 tokens the model can generate (a target vocabulary of 40 less PAD and BOS)"),
+    ("translate --checkpoint {ckpt} --lenpen -1", "--lenpen must be a number in [0.0, inf], got -1.0"),
+    ("translate --checkpoint {ckpt} --lenpen nan", "--lenpen must be a number in [0.0, inf], got nan"),
+    ("translate --checkpoint {ckpt} --max-len-a -0.5", "--max-len-a must be a number in [0.0, inf], got -0.5"),
+    ("translate --checkpoint {ckpt} --max-len-a 0 --max-len-b 0",
+     "--max-len-a * |src| + --max-len-b must allow at least one output token, got 0 * 1 + 0"),
+    ("translate --checkpoint {ckpt} --max-len-b 1.5", "argument --max-len-b: invalid int value: '1.5'"),
+    ("translate --checkpoint {ckpt} --max-source-len 0", "--max-source-len must be an integer >= 1, got 0"),
+    ("translate --checkpoint {ckpt} --max-source-len 3",
+     "source tokens (EOS included) exceed --max-source-len 3; raise it, or pass --on-long skip or truncate"),
+    ("translate --checkpoint {ckpt} --on-long cut", "argument --on-long: invalid choice: 'cut'"),
+    ("translate --checkpoint {ckpt} --buffer-size 0", "--buffer-size must be an integer >= 1, got 0"),
     ("translate", "the following arguments are required: --checkpoint"),
     # evaluate
     ("evaluate --checkpoint {ckpt} --data {data} --hyps /nonexistent/h.txt",
@@ -156,6 +170,11 @@ BAD = [
     ("evaluate --checkpoint {text} --data {data}", "not a readable checkpoint"),
     ("evaluate --checkpoint {dir} --data {data}", "is a directory, expected a checkpoint file"),
     ("evaluate --checkpoint {ckpt}", "the following arguments are required: --data"),
+    ("evaluate --checkpoint {ckpt} --data {data} --beam 500", "--beam 500 exceeds the 38 tokens the model can"),
+    ("evaluate --checkpoint {ckpt} --data {data} --lenpen -2", "--lenpen must be a number in [0.0, inf], got -2.0"),
+    ("evaluate --checkpoint {ckpt} --data {data} --max-source-len 2",
+     "source tokens (EOS included) exceed --max-source-len 2; raise it"),
+    ("evaluate --checkpoint {ckpt} {text} --data {data}", "not a readable checkpoint"),
     # average
     ("average --inputs {missing}.pt --out {missing}.avg.pt", "missing.pt: checkpoint not found"),
     ("average --inputs {text} --out {missing}.avg.pt", "not a readable checkpoint"),
@@ -166,6 +185,14 @@ BAD = [
     ("average --last 0 {run} --out {missing}.avg.pt", "must be an integer >= 1"),
     ("average --last 2 {missing} --out {missing}.avg.pt", "missing"),
     ("average --inputs {ckpt}", "the following arguments are required: --out"),
+    # export
+    ("export {run} --format onnx --out {missing}", "a Seq2Seq does not export (supported: Transformer, RNNSearch)"),
+    ("export {run} --format ctranslate2 --out {missing}", "CTranslate2 export takes the Transformer"),
+    ("export {missing} --format onnx --out {missing}.onnx", "missing: checkpoint not found"),
+    ("export {run} --format onnx --out {dir}", "adir already exists"),
+    ("export {run} --format onnx --out {missing} --quantization int8", "applies to --format ctranslate2 only"),
+    ("export {run} --format ctranslate2 --out {missing} --quantization int4", "--quantization must be one of"),
+    ("export {run} --format tflite --out {missing}", "argument --format: invalid choice: 'tflite'"),
     # no command at all, or an unknown one
     ("transalte --checkpoint {ckpt}", "argument COMMAND: invalid choice: 'transalte'"),
 ]
@@ -199,7 +226,7 @@ def test_evaluate_checks_its_output_before_decoding(paths, capsys, monkeypatch):
     import companion.decoding.corpus as corpus
 
     decoded = []
-    monkeypatch.setattr(corpus, "translate_corpus", lambda *a, **k: decoded.append(a) or [])
+    monkeypatch.setattr(corpus, "decode_corpus", lambda *a, **k: decoded.append(a) or [])
     rc, _, err = call(["evaluate", "--checkpoint", paths["ckpt"], "--data", paths["data"],
                        "--hyps", "/nonexistent/h.txt"], capsys)
     assert rc == 2 and "/nonexistent does not exist" in err
@@ -223,6 +250,33 @@ def test_late_failures_are_one_line_from_a_real_process_before_any_work(paths, a
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], done.stderr
     assert not Path(paths["missing"]).is_dir() or not any(Path(paths["missing"]).iterdir())  # nothing written
+
+
+@pytest.mark.parametrize("case, message", [
+    ("directory", "{d}/train.en: is a directory, expected a file (the en side of the train split, one sentence "
+                  "per line)"),
+    ("empty", "{d}/train.ko: no sentence to train a vocabulary on (the file is empty or blank)"),
+])
+def test_a_directory_or_empty_files_in_place_of_the_train_split_are_named(paths, tmp_path, case, message):
+    """A directory ``train.en`` was reported as a missing file beside a listing that named it;
+    empty train files reached SentencePiece, whose message named no file."""
+    d = tmp_path / "corpus"
+    d.mkdir()
+    for split in ("train", "valid", "test"):
+        for lang in ("ko", "en"):
+            (d / f"{split}.{lang}").write_bytes((Path(paths["data"]) / f"{split}.{lang}").read_bytes())
+    if case == "directory":
+        (d / "train.en").unlink()
+        (d / "train.en").mkdir()
+    else:
+        (d / "train.ko").write_text("")
+        (d / "train.en").write_text("")
+    done = subprocess.run([sys.executable, "-m", "companion", "train", "--config", paths["cfg"], "--data", str(d),
+                           "--out", str(tmp_path / "run"), "--no-progress", "--set", *TINY], capture_output=True,
+                          text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"error: {message.format(d=d)}\n"
 
 
 def test_a_real_process_prints_no_traceback(paths):

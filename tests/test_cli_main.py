@@ -46,6 +46,7 @@ REQUIRED = {
     "translate": ["--checkpoint", "c.pt"],
     "evaluate": ["--checkpoint", "c.pt", "--data", "d"],
     "average": ["--inputs", "a.pt", "b.pt", "--out", "avg.pt"],
+    "export": ["runs/x", "--format", "onnx", "--out", "x.onnx"],
 }
 
 
@@ -86,3 +87,16 @@ def test_python_dash_m_and_console_script_agree():
     for command in ([sys.executable, "-m", "companion", "--version"], [str(script), "--version"]):
         out = subprocess.run(command, capture_output=True, text=True)
         assert out.returncode == 0 and out.stdout.strip() == f"companion {__version__}"
+
+
+@pytest.mark.parametrize("name, extra", [("translate", ["--nbest", "--buffer-size"]), ("evaluate", [])])
+def test_the_decoding_commands_list_their_decode_time_options(name, extra, capsys):
+    """What overrides the checkpoint's ``decode`` section is in ``--help``, under its own heading."""
+    with pytest.raises(SystemExit):
+        cli.main([name, "--help"])
+    out = capsys.readouterr().out
+    assert "decode-time options (default: the checkpoint's decode section):" in " ".join(out.split())
+    for option in ["--beam", "--lenpen", "--max-len-a", "--max-len-b", "--max-source-len", "--on-long", *extra]:
+        assert f"  {option} " in out, option
+    assert "--checkpoint CKPT [CKPT ...]" in out  # several checkpoints: an ensemble
+    assert "--device DEVICE" in out and "default: cuda if available" in " ".join(out.split())

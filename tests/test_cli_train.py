@@ -80,12 +80,16 @@ def test_train_translate_evaluate(data, tmp_path, capsys, monkeypatch):
     run = tmp_path / "run"
     capsys.readouterr()
     assert train(data, run, "train.eval_every=10", "train.valid_bleu=true", max_steps=20) == 0
-    log = capsys.readouterr().err.splitlines()  # stderr is not a terminal here: no bar, one line per evaluation
-    assert [line.split(" | ")[0] for line in log[:2]] == ["step 10/20", "step 20/20"]
-    for line in log[:2]:
+    # stderr is not a terminal here: no bar; the precision, one line per log_every, one per evaluation
+    log = capsys.readouterr().err.splitlines()
+    assert log[0] == "precision: fp32 (auto on cpu: float32)"
+    assert [line.split(" | ")[0] for line in log if line.endswith(" tok/s")] == [f"step {n}/20" for n in (5, 10, 15, 20)]
+    evals = [line for line in log if " | valid ppl " in line]
+    assert [line.split(" | ")[0] for line in evals] == ["step 10/20", "step 20/20"]
+    for line in evals:
         assert " | epoch " in line and " | train loss " in line and " | valid ppl " in line
         assert " | valid BLEU " in line and line.endswith(" s")
-    assert "| best |" in log[0] and log[2].startswith("step 20, valid nll ")
+    assert "| best |" in evals[0] and log[-1].startswith("step 20, valid nll ") and len(log) == 8
     for name in ("vocab.src.model", "vocab.tgt.model", "config.yaml", "metrics.jsonl",
                  "checkpoint-last.pt", "checkpoint-best.pt", "checkpoint-step20.pt"):
         assert (run / name).exists(), name
@@ -322,3 +326,17 @@ def test_a_packed_transformer_run_resumes_exactly(data, tmp_path):
     assert run(tmp_path / "split", 6) == 0 and run(tmp_path / "split", 12, resume=True) == 0
     a, b = params(tmp_path / "straight/checkpoint-last.pt"), params(tmp_path / "split/checkpoint-last.pt")
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["train", "prepare"])
+def test_a_model_its_constructor_refuses_fails_before_any_data_work(data, tmp_path, command):
+    """The model is built on the meta device from the configured sizes first: one line, exit 2,
+    and no vocabulary, data-bin/ or run directory left behind."""
+    run = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "companion", command, "--config", "cpu/transformer", "--data",
+                           str(data), "--out", str(run), "--set", "model.d_model=32", "model.num_heads=3"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == ["error: Transformer: num_heads (3) must divide d_model (32)"]
+    assert not run.exists() and list(tmp_path.iterdir()) == []

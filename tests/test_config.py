@@ -80,7 +80,7 @@ def test_empty_file_gives_defaults(tmp_path):
     ("train: {compile: 1}", "c.yaml: train.compile: expected bool, got 1"),
     ("train: {preset: sgd}", "c.yaml: train.preset must be one of 'adam', 'sutskever', 'bahdanau', "
                              "'vaswani', got 'sgd'"),
-    ("train: {precision: fp16}", "c.yaml: train.precision: expected one of 'auto', 'fp32', 'bf16', got 'fp16'"),
+    ("train: {precision: fp8}", "c.yaml: train.precision: expected one of 'auto', 'fp32', 'bf16', 'fp16', got 'fp8'"),
     ("train: {init_uniform: 0.08}", "c.yaml: 'train.init_uniform' was removed: initialisation belongs to the model"),
     ("train: {accum_steps: 0}", "c.yaml: train.accum_steps must be an integer >= 1, got 0"),
     ("train: {log_every: 0}", "c.yaml: train.log_every must be an integer >= 1, got 0"),
@@ -108,7 +108,7 @@ def test_bad_values_are_one_line_errors(tmp_path, text, message):
     ("train", TrainConfig, "accum_steps", 0),
     ("train", TrainConfig, "log_every", 0),
     ("train", TrainConfig, "preset", "sgd"),
-    ("train", TrainConfig, "precision", "fp16"),
+    ("train", TrainConfig, "precision", "fp8"),
     ("train", TrainConfig, "lr", -1.0),
     ("train", TrainConfig, "max_epochs", 0),
     ("data", DataConfig, "max_tokens", 0),
@@ -153,7 +153,10 @@ def test_batching_is_one_of_the_samplers():
     old = config_from_dict({"model": {"name": "transformer"}}).to_dict()
     del old["data"]["batching"]
     assert complete_config(old)["data"]["batching"] == "bucketed"
-    assert complete_config(Config().to_dict())["data"]["batching"] == "auto"
+    # auto is compared as what it resolves to for the model: the batches the run trains on
+    assert complete_config(Config().to_dict())["data"]["batching"] == "bucketed"
+    assert complete_config(config_from_dict({"model": {"name": "transformer"}}).to_dict())["data"]["batching"] == \
+        "packed"
 
 
 def test_python_values_are_converted_to_the_declared_type():

@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from companion.data.batching import collate, lm_batches
+from companion.errors import DataError
 from companion.decoding import beam_search, greedy_search
 from companion.models import MODELS, build_model, get_model_class
 from companion.models.contract import (CHECK_VALUES_ENV, AttentionTranslator, EveryRowReorder, LanguageModel,
@@ -311,3 +312,53 @@ def test_input_checks_do_not_synchronise_a_gpu(monkeypatch):
         _check_ids(src, 13, "src", "test")
     finally:
         torch.cuda.set_sync_debug_mode("default")
+
+
+# ---------------------------------------------------------------------------------- packed batches
+PACKED_FIX = r"reads one pair per row, and a packed batch .* -- use data\.batching: bucketed"
+
+
+def _packed_batch():
+    from companion.data.packing import collate_packed
+
+    return collate_packed([(s, t, i) for i, (s, t) in enumerate(_pairs(seed=3, n=6))])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_model_that_cannot_read_packed_rows_refuses_them_in_forward(name):
+    model, batch = _build(name), _packed_batch()
+    assert batch.packed and int(batch.tgt_segments.max()) > 1  # rows that hold several pairs
+    if getattr(model, "accepts_packed", False):
+        assert model(batch).shape == (*batch.tgt_out.shape, TGT_V)
+        return
+    cls = type(model).__name__
+    with pytest.raises(DataError, match=rf"^{cls}\.forward: {PACKED_FIX}"):
+        model(batch)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_encode_refuses_rows_that_hold_several_sources(name):
+    model, batch = _build(name), _packed_batch()
+    cls = type(model).__name__
+    with pytest.raises(DataError, match=rf"^{cls}\.encode: reads one sentence per row, but row \d+ of src holds an "
+                                        rf"EOS before its last token .* use data\.batching: bucketed"):
+        model.encode(batch.src, batch.src_lengths)
+    one = collate(_pairs(seed=3, n=6))  # the same pairs one per row are read
+    model.encode(one.src, one.src_lengths)
+
+
+def test_evaluate_loss_refuses_packed_batches_for_a_recurrent_model():
+    from companion.data.batching import make_loader
+    from companion.training import evaluate_loss
+
+    model = _build("seq2seq").float()
+    loader = make_loader(_pairs(seed=4, n=12), 40, shuffle=False, batching="packed")
+    with pytest.raises(DataError, match=rf"^Seq2Seq\.forward: {PACKED_FIX}"):
+        evaluate_loss(model, loader)
+    assert evaluate_loss(model, make_loader(_pairs(seed=4, n=12), 40, shuffle=False))[2] > 0
+
+
+def test_the_transformer_refuses_packed_batches_where_it_ignores_segments():
+    model, batch = _build("transformer"), _packed_batch()
+    with pytest.raises(DataError, match=rf"^Transformer\.cross_attention: {PACKED_FIX}"):
+        model.cross_attention(batch)

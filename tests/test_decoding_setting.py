@@ -63,7 +63,7 @@ def test_companion_evaluate_on_a_saved_book_run_reproduces_the_books_bleu(one_th
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(["evaluate", "--checkpoint", str(tmp_path / "run" / "checkpoint-last.pt"), "--data",
-                     str(corpus), "--split", "test", "--hyps", str(tmp_path / "hyps.txt")])
+                     str(corpus), "--split", "test", "--hyps", str(tmp_path / "hyps.txt"), "--device", "cpu"])
     assert code == 0
     printed = float(re.search(r"BLEU = ([\d.]+)", out.getvalue()).group(1))
     assert printed == pytest.approx(book.bleu.score, abs=0.005)  # printed with two decimals

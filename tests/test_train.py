@@ -323,7 +323,7 @@ def test_unknown_option_is_a_config_error():
     (dict(accum_steps=0), "Trainer: train.accum_steps must be an integer >= 1, got 0"),
     (dict(log_every=0), "Trainer: train.log_every must be an integer >= 1, got 0"),
     (dict(preset="sgd"), "Trainer: train.preset must be one of 'adam', 'sutskever', 'bahdanau', 'vaswani', got 'sgd'"),
-    (dict(precision="fp16"), "Trainer: train.precision: expected one of 'auto', 'fp32', 'bf16', got 'fp16'"),
+    (dict(precision="fp8"), "Trainer: train.precision: expected one of 'auto', 'fp32', 'bf16', 'fp16', got 'fp8'"),
     (dict(max_steps="10"), "Trainer: train.max_steps: expected int, got '10'"),
     (dict(seed=-1), "Trainer: train.seed must be an integer >= 0, got -1"),
     (dict(threads=0), "Trainer: train.threads must be an integer >= 1, got 0"),
@@ -440,8 +440,10 @@ def test_precision_contexts():
     assert isinstance(autocast_for(cpu), nullcontext) and isinstance(autocast_for(cpu, "fp32"), nullcontext)
     ctx = autocast_for(cpu, "bf16")
     assert isinstance(ctx, torch.autocast) and ctx.fast_dtype == torch.bfloat16 and ctx.device == "cpu"
-    with pytest.raises(ConfigError, match="precision must be one of 'auto', 'fp32', 'bf16', got 'fp16'"):
-        autocast_for(cpu, "fp16")
+    ctx = autocast_for(cpu, "fp16")
+    assert isinstance(ctx, torch.autocast) and ctx.fast_dtype == torch.float16
+    with pytest.raises(ConfigError, match="precision must be one of 'auto', 'fp32', 'bf16', 'fp16', got 'fp8'"):
+        autocast_for(cpu, "fp8")
 
 
 def test_bf16_autocast_trains_on_cpu_close_to_fp32():
@@ -621,7 +623,7 @@ def test_validation_lines_go_to_the_log_stream(capsys):
     stream = io.StringIO()
     Trainer(tiny_model(), batches, batches[:2], max_steps=8, eval_every=4, lr=1e-2, log_stream=stream,
             progress=False).fit()
-    lines = stream.getvalue().splitlines()
+    lines = [x for x in stream.getvalue().splitlines() if " | valid ppl " in x]  # (and precision, progress)
     assert len(lines) == 2
     assert lines[0].startswith("step 4/8 | epoch 1.00 | train loss ") and "| valid ppl " in lines[0]
     assert lines[1].startswith("step 8/8 | epoch 2.00 | train loss ")
@@ -638,3 +640,21 @@ def test_validation_line_format():
     assert line == "step 500/2000 | epoch 1.25 | train loss 3.2140 | valid ppl 24.51 | valid BLEU 12.30 | best | 61 s"
     line = validation_line({"step": 3, "valid_ppl": 9.0}, epoch=0.5, train_loss=None, best=False, seconds=0.2)
     assert line == "step 3 | epoch 0.50 | valid ppl 9.00 | 0 s"
+
+
+def test_resume_with_weights_of_another_family_is_one_line_naming_both(tmp_path):
+    """A Trainer handed a checkpoint of another model family used to show torch's raw
+    'Error(s) in loading state_dict' with every key; now one line names the two families."""
+    from companion.models import build_model
+
+    batches = _first_run(tmp_path, lr=1e-3)
+    other = build_model({"name": "transformer", "d_model": 16, "num_heads": 2, "num_encoder_layers": 1,
+                         "num_decoder_layers": 1, "d_ff": 32}, 20, 20)
+    state = load_checkpoint(tmp_path / "checkpoint-last.pt")
+    state["model"] = other.state_dict()
+    trainer = Trainer(tiny_model(), batches, max_steps=5, lr=1e-3, progress=False)
+    with pytest.raises(CheckpointError) as err:
+        trainer.load_state_dict(state, source="run/checkpoint-last.pt")
+    message = str(err.value)
+    assert "\n" not in message and message.startswith("run/checkpoint-last.pt: its weights do not fit")
+    assert "the weights are a transformer model's, the config builds a seq2seq" in message

@@ -14,7 +14,7 @@ import companion
 from companion.cli import main
 from companion.errors import CheckpointError, ConfigError, DataError
 from companion.evaluation.metrics import MetricScore
-from companion.translator import Translator
+from companion.translator import DecodeWarning, Translator
 from test_cli_train import TINY, write_corpus
 
 
@@ -36,6 +36,7 @@ def _lines(path):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::companion.translator.DecodeWarning")
 def test_load_translates_like_the_translate_command(run, capsys, monkeypatch):
     t = companion.load(run["run"])
     assert isinstance(t, Translator) and t.checkpoint == run["run"] / "checkpoint-best.pt"
@@ -79,6 +80,40 @@ def test_load_and_score_errors_are_one_line(run, tmp_path):
         t.score("a", "a")
     with pytest.raises(ConfigError, match="beam must be an integer >= 1, got 0"):
         t.translate(["a"], beam=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sentences, message", [
+    ([None], "translate: sentences[0] is None (NoneType), not a string"),
+    (["고양이", 3], "translate: sentences[1] is 3 (int), not a string"),
+    (["고양이", b"\xea\xb0\x9c"], "translate: sentences[1] is b'\\xea\\xb0\\x9c' (bytes), not a string"),
+    (5, "translate: sentences must be a list of strings, got int"),
+])
+def test_sentences_that_are_not_strings_are_one_line(run, sentences, message):
+    """``translate([None])`` used to end in SentencePiece's ``TypeError``."""
+    with pytest.raises(DataError, match=f"^{re.escape(message)}$"):
+        companion.load(run["run"]).translate(sentences)
+
+
+@pytest.mark.slow
+def test_decode_time_overrides_and_what_the_limits_did_are_said(run):
+    t = companion.load(run["run"])
+    source = " ".join(["고양이가 개를 본다"] * 3)
+    with pytest.raises(DataError, match=r"^translate: the sentence: \d+ source tokens \(EOS included\) exceed "
+                                        r"max_source_len 4; raise it, or pass on_long='skip' or 'truncate'$"):
+        t.translate(source, max_source_len=4)
+    with pytest.warns(DecodeWarning, match=r"^translate: 1 of 2 sources skipped \(longer than max_source_len 4"):
+        assert t.translate([source, "개"], max_source_len=4, on_long="skip")[0] == ""
+    with pytest.warns(DecodeWarning, match=r"^translate: 1 of 1 translations cut at the output length limit "
+                                           r"before EOS \(max_len_a 0 \* \|src\| \+ max_len_b 2\)"):
+        out = t.translate([source], beam=1, max_len_a=0.0, max_len_b=2)
+    assert len(t.tgt_vocab.encode(out[0])) <= 2
+    with pytest.raises(ConfigError, match=r"^translate: beam 500 exceeds the \d+ tokens the model can generate"):
+        t.translate(["개"], beam=500)
+    with pytest.raises(ConfigError, match=r"^translate: lenpen must be a number in \[0.0, inf\], got -1"):
+        t.translate(["개"], lenpen=-1)
+    nbest = t.translate(["개", "고양이"], beam=3, nbest=2)
+    assert [len(n) for n in nbest] == [2, 2] and all(isinstance(x, str) for n in nbest for x in n)
 
 
 def test_importing_companion_does_not_import_torch():

@@ -1,15 +1,25 @@
-"""``companion evaluate --checkpoint CKPT --data DIR --split test``
+"""``companion evaluate --checkpoint CKPT [CKPT ...] --data DIR --split test [decode-time options]``
 
 Prints sacrebleu BLEU and chrF of the detokenized translations (with their signatures) and the
-teacher-forced perplexity ``exp(sum NLL / #target tokens)`` on the split. Every path and number
-is checked before the corpus is decoded.
+teacher-forced perplexity ``exp(sum NLL / #target tokens)`` on the split. Several checkpoints are
+evaluated as one ensemble, as ``translate`` decodes them: its translations, and the perplexity
+of its averaged distribution (:class:`~companion.decoding.ensemble.Ensemble`). The decode-time
+options are ``translate``'s (one translation per sentence); what the limits cut or skipped is
+said on stderr, one ``warning:`` line per kind. Every path and number is checked before the
+corpus is decoded.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from companion.commands.options import add_decode_options, check_decode_options, load_translator
+from companion.commands.options import add_decode_options, check_decode_options, decode_settings, load_translator
+from companion.decoding.corpus import translate_sentences
+from companion.decoding.settings import DecodeTally
+from companion.evaluation.metrics import corpus_bleu, corpus_chrf
+from companion.training.rundir import make_split_loader
+from companion.training.trainer import evaluate_loss
 from companion.validation import check_input_dir, check_output_file
 
 
@@ -21,27 +31,30 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.decoding.corpus import translate_corpus
-    from companion.evaluation.metrics import corpus_bleu, corpus_chrf
-    from companion.training.rundir import make_split_loader, search_options
-    from companion.training.trainer import evaluate_loss
-
     device = check_decode_options(args)
     check_input_dir("--data", args.data, "data directory")
     if args.hyps:
         check_output_file("--hyps", args.hyps)
     model, src_vocab, tgt_vocab, cfg, ckpt = load_translator(args.checkpoint, device)
+    settings = decode_settings(args, cfg, model, tgt_vocab, nbest=1)
     loader, pairs = make_split_loader(cfg, args.data, args.split, src_vocab, tgt_vocab, shuffle=False)
-    beam = args.beam if args.beam is not None else cfg.decode.beam_size
-    hyps = translate_corpus(model, src_vocab, tgt_vocab, [s for s, _ in pairs], beam_size=beam,
-                            batch_size=args.batch_size, **search_options(cfg, beam))
+    tally = DecodeTally()
+    results = translate_sentences(model, src_vocab, tgt_vocab, [s for s, _ in pairs], settings,
+                                  batch_size=args.batch_size, tally=tally,
+                                  label=lambda i: f"{args.data}: {args.split} pair {i + 1}")
+    hyps = [r[0][0] if r else "" for r in results]
     refs = [t for _, t in pairs]
     if args.hyps:
         with open(args.hyps, "w", encoding="utf-8") as f:
             f.writelines(h + "\n" for h in hyps)
     nll, ppl, ntok = evaluate_loss(model, loader, device)
-    print(f"{args.split}: {len(pairs)} sentences, checkpoint step {ckpt['step']}, beam {beam}")
+    members = len(args.checkpoint)
+    what = f"an ensemble of {members} checkpoints, the first at step {ckpt['step']}" if members > 1 else \
+        f"checkpoint step {ckpt['step']}"
+    print(f"{args.split}: {len(pairs)} sentences, {what}, beam {settings.beam}")
     print(corpus_bleu(hyps, refs))
     print(corpus_chrf(hyps, refs))
     print(f"perplexity = {ppl:.3f}  (teacher-forced: exp of mean NLL {nll:.4f} nats over {ntok} target tokens)")
+    for note in tally.notes(settings):
+        print(f"warning: {note}", file=sys.stderr)
     return 0

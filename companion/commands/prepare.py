@@ -6,7 +6,10 @@ on a sample of at most ``data.vocab_sample_sentences`` sentences per side, and e
 splits into ``RUN/data-bin`` (flat token arrays, offsets and lengths, memory-mapped by every
 later start; see :mod:`companion.training.rundata`). ``companion train`` with the same CFG, DIR
 and RUN then reuses both; run again, it reuses what is still valid and rebuilds the rest. With a
-checkpoint in RUN, the checkpoint's vocabularies are used (as ``train --resume`` would).
+checkpoint in RUN, the checkpoint's vocabularies are used (as ``train --resume`` would), and a
+train split other than the checkpoint's is refused (``train --resume --reset-data`` changes it
+deliberately). The config's model is built on the ``meta`` device first, so a model option its
+constructor refuses fails before any vocabulary is trained.
 """
 
 from __future__ import annotations
@@ -34,12 +37,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.training import checkpoint as ckpt_io
     from companion.training.distributed import DistInfo
     from companion.data.parallel import split_files
-    from companion.training.rundata import CACHE_DIR, VOCAB_RECORD, check_split, prepare_data
-    from companion.training.rundir import check_resume, prepare_vocabs
+    from companion.training.resume import check_resume_corpus, corpus_record
+    from companion.training.rundata import CACHE_DIR, VOCAB_RECORD, check_split, prepare_data, scan_corpus
+    from companion.training.rundir import check_model_builds, check_resume, prepare_vocabs
 
     t0 = time.perf_counter()
     cfg = load_config(args.config, list(args.overrides))
     check_int("--threads", args.threads, 1)
+    check_model_builds(cfg)
     check_input_dir("--data", args.data, "data directory")
     split_files(args.data, "train", cfg.data.src_lang, cfg.data.tgt_lang)  # both splits: before anything is written
     check_split(cfg, args.data, "valid")
@@ -50,9 +55,12 @@ def run(args: argparse.Namespace) -> int:
     if last.exists():
         resume = ckpt_io.load_checkpoint(last)
         check_resume(resume, cfg, last)
-    src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, DistInfo(), resume=resume)
+    files = scan_corpus(cfg, args.data)
+    if resume is not None:
+        check_resume_corpus(resume.get("corpus"), corpus_record(files, cfg.data.valid_max_sentences), last)
+    src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, DistInfo(), resume=resume, corpus=files)
     splits = prepare_data(cfg, args.data, run_dir, src_vocab, tgt_vocab, threads=args.threads,
-                          report=lambda msg: print(msg, file=sys.stderr, flush=True))
+                          report=lambda msg: print(msg, file=sys.stderr, flush=True), corpus=files)
     size = sum(p.stat().st_size for p in (run_dir / CACHE_DIR).iterdir())
     sample = ""
     if resume is None and (run_dir / VOCAB_RECORD).exists():

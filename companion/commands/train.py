@@ -7,11 +7,16 @@ stores them in RUN and in every checkpoint; a resumed run keeps its checkpoint's
 :func:`companion.training.rundir.prepare_vocabs`). The corpus is encoded once into ``RUN/data-bin``
 and memory-mapped by every later start (``companion prepare`` does both ahead; see
 :mod:`companion.training.rundata`). ``--resume`` continues exactly or refuses,
-naming every option that differs from the run's; ``--reset-optimizer``, ``--reset-schedule`` and
-``--reset-data`` allow deliberate changes and are recorded (see
-:mod:`companion.training.resume`). Under ``torchrun`` it runs
-DistributedDataParallel; only rank 0 writes to RUN. Every evaluation prints one line to stderr
-(a progress bar is shown too when stderr is a terminal).
+naming every option that differs from the run's, and refuses another train split (the
+checkpoint keeps the fingerprints of the files it was trained on); ``--reset-optimizer``,
+``--reset-schedule`` and ``--reset-data`` allow deliberate changes and are recorded (see
+:mod:`companion.training.resume`); another validation set resets the best validation loss. The
+config stored in RUN and in the checkpoints names the batching that ``data.batching: auto``
+resolved to. The model is built on the ``meta`` device (shapes only) before any data work, so a
+model option its constructor refuses fails at once and writes nothing. Under ``torchrun`` it
+runs DistributedDataParallel; only rank 0 writes to RUN. Stderr gets the precision used, one line
+every ``train.log_every`` steps when it is not a terminal (else a progress bar) and one line per
+evaluation.
 """
 
 from __future__ import annotations
@@ -64,9 +69,12 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"--reset-{part} needs --resume (a new run has nothing to reset)")
     if args.device is not None:
         check_device("--device", args.device)
-    check_input_dir("--data", args.data, "data directory")
     from companion.training.rundata import check_split
+    from companion.training.rundir import check_model_builds, effective_batching
 
+    check_model_builds(cfg)  # a model its constructor refuses: before any file is read or written
+    cfg.data.batching = effective_batching(cfg)  # stored as resolved: a resume compares the batches trained on
+    check_input_dir("--data", args.data, "data directory")
     check_split(cfg, args.data, "valid")  # a missing or empty valid split: before anything is written or trained
     run_dir = Path(args.out)
     last = run_dir / "checkpoint-last.pt"
@@ -94,8 +102,8 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     from companion.models import build_model
     from companion.repro import set_determinism
     from companion.training import checkpoint as ckpt_io
-    from companion.training.resume import Resets, describe
-    from companion.training.rundata import run_loaders
+    from companion.training.resume import Resets, check_resume_corpus, corpus_record, describe
+    from companion.training.rundata import run_loaders, scan_corpus
     from companion.training.rundir import check_resume, prepare_vocabs, reads_packed, vocab_record, write_config
     from companion.training.trainer import Trainer
 
@@ -109,7 +117,11 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     if args.resume:
         resume = ckpt_io.load_checkpoint(last)
         changes = check_resume(resume, cfg, last, resets)
-    src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, dist, resume=resume)
+    files = scan_corpus(cfg, args.data, dist)  # DIR's fingerprints, read once (rank 0)
+    corpus = corpus_record(files, cfg.data.valid_max_sentences)
+    if resume is not None:  # another train split: refused before anything in RUN is touched
+        changes += check_resume_corpus(resume.get("corpus"), corpus, last, resets)
+    src_vocab, tgt_vocab = prepare_vocabs(cfg, args.data, run_dir, dist, resume=resume, corpus=files)
     vocab = vocab_record(src_vocab, tgt_vocab)
     if resume is not None:
         ckpt_io.check_vocab(resume, {s: v["sha256"] for s, v in vocab.items()}, last)
@@ -117,7 +129,8 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
             raise ConfigError(f"{run_dir}: the checkpoint is at step {resume['step']}; "
                               f"raise --max-steps above it to train further")
     # the corpus encoded once into RUN/data-bin and memory-mapped (rank 0 builds it if missing or stale)
-    train_loader, valid_loader, valid_pairs = run_loaders(cfg, args.data, run_dir, src_vocab, tgt_vocab, dist)
+    train_loader, valid_loader, valid_pairs = run_loaders(cfg, args.data, run_dir, src_vocab, tgt_vocab, dist,
+                                                          corpus=files)
     model = build_model(cfg.model, len(src_vocab), len(tgt_vocab))
     validate_fn = None
     if cfg.train.valid_bleu:
@@ -128,7 +141,7 @@ def _train(cfg, args, run_dir: Path, dist) -> int:
     trainer = Trainer(model, train_loader, valid_loader, config=cfg.train, out_dir=run_dir,
                       progress=not args.no_progress and sys.stderr.isatty(), device=dist.device, dist=dist,
                       run_config=cfg.to_dict(), vocab=vocab, validate_fn=validate_fn,
-                      d_model=cfg.model.args.get("d_model"), log_stream=sys.stderr)
+                      d_model=cfg.model.args.get("d_model"), log_stream=sys.stderr, corpus=corpus)
     if resume is not None:
         trainer.load_state_dict(resume, resets, source=str(last))  # every rank continues its own random stream
         if resets.names() or changes:  # a deliberate change: recorded in metrics.jsonl, config.yaml, checkpoints

@@ -1,4 +1,4 @@
-"""``companion translate --checkpoint CKPT [CKPT ...] [--beam K] [--nbest N]``: stdin -> stdout.
+"""``companion translate --checkpoint CKPT [CKPT ...] [decode-time options]``: stdin -> stdout.
 
 One source sentence per input line (UTF-8); one detokenized translation per output line. With
 several checkpoints the models decode as one ensemble (they must share both vocabularies). With
@@ -11,23 +11,60 @@ input gets ``N`` lines in the Moses n-best format::
 in tokens (EOS included) and 1 if the length limit cut it before EOS; the last field is the score
 it was ranked by, the log-probability divided by the length penalty). ``N`` may not exceed the
 beam size.
+
+Decode-time options override the checkpoint's ``decode`` section (``--beam``, ``--nbest``,
+``--lenpen``, ``--max-len-a``, ``--max-len-b``) and bound the source (``--max-source-len``,
+``--on-long``; see :mod:`companion.decoding.settings`). Input is decoded as it arrives, as by
+``fairseq-interactive``: a batch is decoded once ``--buffer-size`` lines are read or the input
+pauses, and its translations are written and flushed before more input is awaited. At the end,
+one ``warning:`` line on stderr per kind says how many sources were skipped or truncated, how
+many translations the output limit cut and how many are empty for a non-empty source. A source
+skipped at the limit gets an empty line (no line with ``--nbest`` above 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import sys
+from collections.abc import Iterator
 from typing import IO
 
-from companion.commands.options import add_decode_options, check_decode_options, load_translator
-from companion.errors import ConfigError, DataError
+from companion.commands.options import add_decode_options, check_decode_options, decode_settings, load_translator
+from companion.decoding.corpus import translate_sentences
+from companion.decoding.settings import DecodeTally
+from companion.errors import DataError
 from companion.validation import check_int
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    add_decode_options(parser, ensemble=True)
-    parser.add_argument("--nbest", type=int, default=None,
-                        help="translations per sentence (<= beam; default: decode.nbest)")
+    add_decode_options(parser, nbest=True)
+    parser.add_argument("--buffer-size", type=int, default=None, metavar="N",
+                        help="decode once N lines are read or the input pauses (default: --batch-size)")
+
+
+def _text(raw: bytes, number: int) -> str:
+    """Line ``number`` (from 1) as text: strict UTF-8 (the first line may start with a BOM)."""
+    try:
+        line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        utf16 = number == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff")
+        hint = " (it starts with a UTF-16 byte-order mark)" if utf16 else ""
+        raise DataError(f"stdin line {number}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte "
+                        f"{exc.start + 1}){hint}; translate reads UTF-8 text") from None
+    return line.rstrip("\r\n")
+
+
+def _checked(line: str, number: int) -> str:
+    """A line of a text stream with no bytes beneath it, refused if it holds undecodable bytes
+    (lone surrogates)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise DataError(f"stdin line {number}: not valid text (character {exc.start + 1} is an "
+                        f"undecodable byte); translate reads UTF-8") from None
+    return line.rstrip("\r\n")
 
 
 def read_lines(stream: IO) -> list[str]:
@@ -35,26 +72,61 @@ def read_lines(stream: IO) -> list[str]:
     beneath it (a UTF-8 byte-order mark is dropped). A line that is not UTF-8 is a one-line
     :class:`DataError` naming it: reading the text layer instead would, under a UTF-8 locale
     (``surrogateescape``), hand undecodable bytes on to the tokenizer as lone surrogates."""
+    return [line for batch in line_batches(stream, 1 << 30) for line in batch]
+
+
+def _ready(fd: int) -> bool:
+    """Whether reading ``fd`` would not block now."""
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+def line_batches(stream: IO, size: int) -> Iterator[list[str]]:
+    """The lines of ``stream`` (as :func:`read_lines` decodes them) in batches of at most
+    ``size``: a batch is handed on when it is full, or as soon as no more input is ready (so a
+    line typed or piped in is decoded without waiting for the next ones or for the end)."""
+    number = 0
+    fd = None
     buffer = getattr(stream, "buffer", None)
-    lines = []
-    if buffer is None:  # a text stream with no bytes beneath it (an io.StringIO)
-        for number, line in enumerate(stream, start=1):
-            try:
-                line.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise DataError(f"stdin line {number}: not valid text (character {exc.start + 1} is an "
-                                f"undecodable byte); translate reads UTF-8") from None
-            lines.append(line.rstrip("\r\n"))
-        return lines
-    for number, raw in enumerate(buffer, start=1):
+    if buffer is not None and os.name == "posix":
         try:
-            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-        except UnicodeDecodeError as exc:
-            hint = " (it starts with a UTF-16 byte-order mark)" if number == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
-            raise DataError(f"stdin line {number}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte "
-                            f"{exc.start + 1}){hint}; translate reads UTF-8 text") from None
-        lines.append(line.rstrip("\r\n"))
-    return lines
+            fd = buffer.fileno()
+        except (OSError, ValueError, AttributeError):
+            fd = None
+    if fd is None:  # no file descriptor: read line by line (a text stream, or bytes beneath it)
+        batch = []
+        for raw in (buffer if buffer is not None else stream):
+            number += 1
+            batch.append(_text(raw, number) if buffer is not None else _checked(raw, number))
+            if len(batch) == size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+        return
+    pending, batch, eof = bytearray(), [], False
+    while True:
+        while len(batch) < size and (end := pending.find(b"\n")) >= 0:
+            number += 1
+            batch.append(_text(bytes(pending[: end + 1]), number))
+            del pending[: end + 1]
+        if eof and pending and len(batch) < size:  # a last line without its line end
+            number += 1
+            batch.append(_text(bytes(pending), number))
+            pending.clear()
+        if batch and (len(batch) >= size or eof or not _ready(fd)):
+            yield batch
+            batch = []
+            continue
+        if eof:
+            return
+        chunk = os.read(fd, 1 << 16)
+        if chunk:
+            pending += chunk
+        else:
+            eof = True
 
 
 def moses_line(index: int, text: str, hyp) -> str:
@@ -64,34 +136,24 @@ def moses_line(index: int, text: str, hyp) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.data.batching import source_ids
-    from companion.decoding.corpus import decode_corpus
-    from companion.training.rundir import search_options
-
     device = check_decode_options(args)
-    if args.nbest is not None:
-        check_int("--nbest", args.nbest, 1)
-        if args.beam is not None and args.nbest > args.beam:
-            raise ConfigError(f"--nbest {args.nbest} exceeds --beam {args.beam}")
+    if args.buffer_size is not None:
+        check_int("--buffer-size", args.buffer_size, 1)
     model, src_vocab, tgt_vocab, cfg, _ = load_translator(args.checkpoint, device)
-    beam = args.beam if args.beam is not None else cfg.decode.beam_size
-    nbest = args.nbest if args.nbest is not None else cfg.decode.nbest
-    if nbest > beam:
-        if args.nbest is None:
-            raise ConfigError(f"the checkpoint's decode.nbest {nbest} exceeds --beam {beam}; "
-                              f"pass --nbest {beam} or less")
-        raise ConfigError(f"--nbest {nbest} exceeds the checkpoint's decode.beam_size {beam}; "
-                          f"pass --beam {nbest} or more")
-    lines = read_lines(sys.stdin)
-    sources = [source_ids(src_vocab, line) for line in lines]
-    hyps = decode_corpus(model, sources, beam_size=beam, nbest=nbest, batch_size=args.batch_size,
-                         **search_options(cfg, beam))
-    out = sys.stdout
-    for i, hs in enumerate(hyps):
-        if nbest == 1:
-            out.write(tgt_vocab.decode(hs[0].tokens) + "\n")
-        else:
-            for h in hs:
-                out.write(moses_line(i, tgt_vocab.decode(h.tokens), h))
-    out.flush()
+    settings = decode_settings(args, cfg, model, tgt_vocab)
+    tally = DecodeTally()
+    out, index = sys.stdout, 0
+    for lines in line_batches(sys.stdin, args.buffer_size or args.batch_size):
+        first = index
+        results = translate_sentences(model, src_vocab, tgt_vocab, lines, settings, batch_size=args.batch_size,
+                                      tally=tally, label=lambda i, first=first: f"stdin line {first + i + 1}")
+        for pairs in results:
+            if settings.nbest == 1:
+                out.write((pairs[0][0] if pairs else "") + "\n")
+            else:
+                out.writelines(moses_line(index, text, h) for text, h in pairs)
+            index += 1
+        out.flush()
+    for note in tally.notes(settings):
+        print(f"warning: {note}", file=sys.stderr)
     return 0

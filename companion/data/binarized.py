@@ -13,10 +13,28 @@ The manifest keys the cache: the sha256 of both vocabularies' model bytes and, f
 file, its size, modification time and BLAKE2b hash (streamed in 1 MiB blocks;
 :func:`fingerprint`). A cache is used only if its format, vocabularies, file sizes and
 content hashes all match (:func:`read_manifest`), so other vocabularies or other data are never
-read through a stale cache; a touched but unchanged file keeps it. It is written into a
-temporary directory that is renamed into place when complete, the manifest being its last file,
-so a build killed half-way leaves no cache; a file truncated afterwards fails the manifest's
-size check. Either way the cache is rebuilt, never read.
+read through a stale cache; a touched but unchanged file keeps it. A file truncated afterwards
+fails the manifest's size check, and the cache is rebuilt, never read.
+
+Builders and readers, on disk::
+
+    data-bin -> data-bin.v-TOKEN   a symbolic link to the current version (relative)
+    data-bin.v-TOKEN/              a complete version: the files above and ``readers.lock``;
+                                   never written again once published
+    data-bin.tmp-PID-TOKEN/        a version being written by process PID
+    data-bin.lock                  held (``fcntl.flock``) by the one process that builds
+
+A builder takes ``data-bin.lock`` (the kernel releases it when the process ends, however it
+ends), looks again whether another builder has just made the cache it needs, removes the
+temporaries of builders that are no longer running (their pid is in the name and checked), writes
+a new version into its own temporary directory (the manifest last), renames it to a version
+directory and points the link at it with one atomic rename: a reader sees the old version or the
+new one, never a mixture, and a build killed half-way leaves the current version as it was. A
+process that maps a version holds a shared lock on its ``readers.lock`` (DataLoader workers, which
+map the files again by path, inherit it or outlive it in their parent), so a builder removes only
+the old versions that nobody maps, and later builds remove the rest. A ``data-bin`` directory of
+the earlier layout (files directly inside) is read as it is and replaced by a link on the next
+build.
 
 Why numpy memory maps rather than Arrow (``datasets``): the format is three flat arrays per side
 that numpy opens without another dependency; an item is two slices found by two offsets; the
@@ -39,8 +57,14 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import chain, islice
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: builds are not serialised
+    fcntl = None
 
 import numpy as np
 from torch.utils.data import Dataset
@@ -49,14 +73,16 @@ from companion.data.parallel import _mismatch, iter_lines, iter_moses, split_fil
 from companion.errors import DataError
 from companion.specials import EOS
 
-__all__ = ["CACHE_FORMAT", "CACHE_VERSION", "MappedSplit", "build_cache", "ensure_cache",
-           "fingerprint", "open_cache", "read_manifest", "scan_splits", "validate_splits"]
+__all__ = ["CACHE_FORMAT", "CACHE_VERSION", "MappedSplit", "build_cache", "cache_lock", "ensure_cache",
+           "fingerprint", "open_cache", "read_manifest", "remove_stale", "scan_splits", "validate_splits"]
 
 log = logging.getLogger(__name__)
 
 CACHE_FORMAT = "companion-data-bin"
 CACHE_VERSION = 1
 MANIFEST = "manifest.json"
+#: the file of a version directory that its readers hold a shared lock on
+READERS_LOCK = "readers.lock"
 SIDES = ("src", "tgt")
 #: pairs encoded per call into SentencePiece while building
 CHUNK = 8192
@@ -162,29 +188,148 @@ def _vocab_key(src_vocab, tgt_vocab) -> dict:
     return {"src": src_vocab.sha256, "tgt": tgt_vocab.sha256}
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
+
+
+# the cache lock files this process holds (a second entry into cache_lock is a no-op)
+_HELD: set[str] = set()
+
+
+@contextmanager
+def cache_lock(cache_dir: str | os.PathLike) -> Iterator[None]:
+    """Hold ``{cache_dir}.lock`` exclusively (``fcntl.flock``; waits for another builder; the
+    kernel releases it when the process ends, however it ends). Re-entrant within a process."""
+    cache_dir = Path(cache_dir)
+    key = os.path.abspath(f"{cache_dir}.lock")
+    if key in _HELD or fcntl is None:
+        yield
+        return
+    cache_dir.parent.mkdir(parents=True, exist_ok=True)
+    with open(key, "a") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        _HELD.add(key)
+        try:
+            yield
+        finally:
+            _HELD.discard(key)
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+
+def _try_lock(path: Path, shared: bool):
+    """The open lock file ``path`` locked (shared or exclusive) without waiting, or None where
+    another process holds a conflicting lock (or the file is gone)."""
+    try:
+        f = open(path, "a")
+    except OSError:
+        return None
+    if fcntl is None:
+        return f
+    try:
+        fcntl.flock(f.fileno(), (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        return None
+    return f
+
+
+def remove_stale(cache_dir: str | os.PathLike) -> list[Path]:
+    """(Under :func:`cache_lock`.) Remove what earlier builds left beside ``cache_dir``: the
+    temporary directories of builders that are no longer running, the ``.old-PID`` directories of
+    the earlier layout's swap, and the versions that are neither current nor mapped by any
+    process. Returns what was removed."""
+    cache_dir = Path(cache_dir)
+    current = os.readlink(cache_dir) if cache_dir.is_symlink() else None
+    removed = []
+    for p in sorted(cache_dir.parent.glob(f"{cache_dir.name}.*")):
+        kind, _, rest = p.name[len(cache_dir.name) + 1:].partition("-")
+        if kind == "tmp":
+            pid = rest.split("-")[0]
+            if pid.isdigit() and _pid_alive(int(pid)) and int(pid) != os.getpid():
+                continue  # a live writer's
+        elif kind == "v":
+            if p.name == current:
+                continue
+            lock = _try_lock(p / READERS_LOCK, shared=False)
+            if lock is None:
+                continue  # mapped by a running process
+            lock.close()
+        elif kind != "old":
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+        removed.append(p)
+    return removed
+
+
+def _publish(cache_dir: Path, tmp: Path) -> None:
+    """Rename the complete ``tmp`` to a version directory and point ``cache_dir`` at it (one
+    atomic rename of a symbolic link)."""
+    version = cache_dir.parent / f"{cache_dir.name}.v-{tmp.name.rsplit('-', 1)[-1]}"
+    tmp.rename(version)
+    link = cache_dir.parent / f".{cache_dir.name}.link-{os.getpid()}"
+    link.unlink(missing_ok=True)
+    link.symlink_to(version.name)
+    if cache_dir.is_dir() and not cache_dir.is_symlink():  # the earlier layout: a plain directory
+        old = cache_dir.parent / f"{cache_dir.name}.old-{os.getpid()}"
+        cache_dir.rename(old)
+    os.replace(link, cache_dir)
+    try:  # make the new link durable
+        fd = os.open(cache_dir.parent, os.O_RDONLY)
+    except OSError:  # pragma: no cover - directories cannot be opened on some systems
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
 def build_cache(cache_dir: str | os.PathLike, data_dir: str | os.PathLike, splits: Sequence[str],
                 src_lang: str, tgt_lang: str, src_vocab, tgt_vocab, *, threads: int = 1,
                 corpus: dict | None = None) -> dict:
-    """Encode the splits of DIR into ``cache_dir`` (replacing what is there) and return the
-    manifest. The whole corpus is validated first (:func:`validate_splits`); the cache is built
-    in ``cache_dir.tmp-PID`` and renamed into place, the manifest written last."""
+    """Encode the splits of DIR into a new version of ``cache_dir`` and return its manifest.
+    The whole corpus is validated first (:func:`validate_splits`); then, holding
+    :func:`cache_lock`, the version is written into ``{cache_dir}.tmp-PID-TOKEN`` (the manifest
+    last), renamed and published (see the module's docstring), and what earlier builds left is
+    removed (:func:`remove_stale`)."""
     t0 = time.perf_counter()
     cache_dir = Path(cache_dir)
     corpus = corpus or scan_splits(data_dir, splits, src_lang, tgt_lang)
     validate_splits(data_dir, splits, src_lang, tgt_lang, corpus)
-    for stale in cache_dir.parent.glob(f"{cache_dir.name}.tmp-*"):  # builds that were killed
-        shutil.rmtree(stale, ignore_errors=True)
-    tmp = cache_dir.parent / f"{cache_dir.name}.tmp-{os.getpid()}"
-    tmp.mkdir(parents=True)
+    with cache_lock(cache_dir):
+        remove_stale(cache_dir)  # builds that were killed
+        tmp = cache_dir.parent / f"{cache_dir.name}.tmp-{os.getpid()}-{time.time_ns():x}"
+        tmp.mkdir(parents=True)
+        try:
+            manifest = _write_version(tmp, data_dir, splits, src_lang, tgt_lang, src_vocab, tgt_vocab, threads,
+                                      corpus, t0)
+            _publish(cache_dir, tmp)
+        finally:
+            if tmp.exists():  # a bad input or an error while writing: nothing is published
+                shutil.rmtree(tmp, ignore_errors=True)
+        remove_stale(cache_dir)
+    return manifest
+
+
+def _write_version(tmp: Path, data_dir, splits, src_lang, tgt_lang, src_vocab, tgt_vocab, threads, corpus,
+                   t0) -> dict:
     vocabs = {"src": src_vocab, "tgt": tgt_vocab}
     info = {}
-    for split in splits:  # validated above: read without checking again
+    for split in splits:  # validated: read without checking again
         src, tgt = split_files(data_dir, split, src_lang, tgt_lang)
         info[split] = _write_split(tmp, split, zip(iter_lines(src), iter_lines(tgt)), vocabs, threads)
         if info[split]["pairs"] != corpus[f"{split}.{src_lang}"]["lines"]:
             raise DataError(f"{data_dir}: {split}.{src_lang} changed while it was being encoded")
     from companion import __version__
 
+    (tmp / READERS_LOCK).touch()
     manifest = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "vocab": _vocab_key(src_vocab, tgt_vocab),
                 "langs": [src_lang, tgt_lang], "corpus": corpus, "splits": info,
                 "built": {"by_pid": os.getpid(), "seconds": round(time.perf_counter() - t0, 3),
@@ -193,11 +338,6 @@ def build_cache(cache_dir: str | os.PathLike, data_dir: str | os.PathLike, split
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.flush()
         os.fsync(f.fileno())
-    old = cache_dir.parent / f"{cache_dir.name}.old-{os.getpid()}"
-    if cache_dir.exists():
-        cache_dir.rename(old)
-    tmp.rename(cache_dir)
-    shutil.rmtree(old, ignore_errors=True)
     return manifest
 
 
@@ -238,26 +378,38 @@ def read_manifest(cache_dir: str | os.PathLike, *, vocab: dict | None = None, co
 
 
 def open_cache(cache_dir: str | os.PathLike, splits: Sequence[str]) -> dict[str, "MappedSplit"]:
-    """Map the splits of a complete cache (sizes checked against the manifest)."""
-    manifest, why = read_manifest(cache_dir, splits=splits)
+    """Map the splits of a complete cache (sizes checked against the manifest): the version that
+    ``cache_dir`` points at now, held with a shared lock on its ``readers.lock`` while any of the
+    returned splits (or a split selected from them) is alive, so that no builder removes it."""
+    version = Path(cache_dir).resolve()
+    reader = _try_lock(version / READERS_LOCK, shared=True) if version.is_dir() else None
+    manifest, why = read_manifest(version, splits=splits)
     if manifest is None:
+        if reader is not None:
+            reader.close()
         raise DataError(f"{cache_dir}: not a usable data cache ({why})")
-    return {split: MappedSplit(cache_dir, split, manifest["splits"][split]) for split in splits}
+    return {split: MappedSplit(version, split, manifest["splits"][split], reader=reader) for split in splits}
 
 
 def ensure_cache(cache_dir: str | os.PathLike, data_dir: str | os.PathLike, splits: Sequence[str],
                  src_lang: str, tgt_lang: str, src_vocab, tgt_vocab, *, threads: int = 1,
-                 report: Callable[[str], None] | None = None) -> dict[str, "MappedSplit"]:
+                 report: Callable[[str], None] | None = None, corpus: dict | None = None) -> dict[str, "MappedSplit"]:
     """The mapped splits of DIR encoded with these vocabularies: the cache in ``cache_dir`` if it
-    is complete and was built from these vocabularies and files, else a new one built first."""
-    corpus = scan_splits(data_dir, splits, src_lang, tgt_lang)
+    is complete and was built from these vocabularies and files, else a new one built first.
+    ``corpus``: the files' fingerprints (:func:`scan_splits`), if the caller has them."""
+    corpus = corpus or scan_splits(data_dir, splits, src_lang, tgt_lang)
     manifest, why = read_manifest(cache_dir, vocab=_vocab_key(src_vocab, tgt_vocab), corpus=corpus,
                                   splits=splits)
     if manifest is None:
-        if report:
-            report(f"encoding {data_dir} into {cache_dir} ({why})")
-        build_cache(cache_dir, data_dir, splits, src_lang, tgt_lang, src_vocab, tgt_vocab, threads=threads,
-                    corpus=corpus)
+        with cache_lock(cache_dir):  # another builder may have made it while this one waited
+            manifest, why = read_manifest(cache_dir, vocab=_vocab_key(src_vocab, tgt_vocab), corpus=corpus,
+                                          splits=splits)
+            if manifest is None:
+                if report:
+                    report(f"encoding {data_dir} into {cache_dir} ({why})")
+                build_cache(cache_dir, data_dir, splits, src_lang, tgt_lang, src_vocab, tgt_vocab,
+                            threads=threads, corpus=corpus)
+            return open_cache(cache_dir, splits)
     return open_cache(cache_dir, splits)
 
 
@@ -274,12 +426,15 @@ class MappedSplit(Dataset):
     ``rows`` (from :meth:`select`) restricts the split to some pairs, in order; ``lengths`` is
     the ``(N, 2)`` array of source and target pieces, :meth:`cost` each item's padded cost for
     the bucketing sampler. Pickling keeps only the paths (DataLoader workers map the files
-    again); nothing is read until an item is asked for.
+    again); nothing is read until an item is asked for. ``reader``: the open lock file that
+    keeps the version mapped (:func:`open_cache`), shared by every split selected from this one.
     """
 
-    def __init__(self, cache_dir: str | os.PathLike, split: str, info: dict, rows: np.ndarray | None = None):
+    def __init__(self, cache_dir: str | os.PathLike, split: str, info: dict, rows: np.ndarray | None = None,
+                 reader=None):
         self.cache_dir, self.split, self.info = Path(cache_dir), split, info
         self.rows = rows
+        self._reader = reader
         self._open()
 
     def _open(self) -> None:
@@ -295,6 +450,7 @@ class MappedSplit(Dataset):
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self._reader = None  # the process that pickled it holds the version
         self._open()
 
     def __len__(self) -> int:
@@ -324,7 +480,7 @@ class MappedSplit(Dataset):
             del keep
         if limit is not None:
             rows = np.arange(min(limit, n), dtype=np.int64) if rows is None else rows[:limit]
-        return MappedSplit(self.cache_dir, self.split, self.info, rows)
+        return MappedSplit(self.cache_dir, self.split, self.info, rows, reader=self._reader)
 
     def cost(self) -> np.ndarray:
         """``(len(self),)`` int32: each item's padded cost ``max(src + 1, tgt + 1)`` (see

@@ -1,6 +1,6 @@
 """Packed batches: several sentence pairs share one row, kept apart by segment ids.
 
-A batch of mixed lengths (:class:`~companion.data.batching.MixedBatchSampler`) pads every row to
+A batch of mixed lengths (:class:`~companion.data.samplers.MixedBatchSampler`) pads every row to
 its longest sentence; with lengths spread evenly over 5-40, half its cells are padding. Packing
 keeps the mixture and drops most of the padding: the batch's pairs are laid end to end in rows
 of the batch's longest source and target, and every token carries the number of its pair within
@@ -15,12 +15,13 @@ of width 5 (a batch whose longest target has 4 tokens)::
     tgt_segments = [1,   1, 1, 2,   2]       positions [0, 1, 2, 0, 1]
 
 Only the Transformer reads segments; a recurrent model would run through a row as one sequence,
-so the Trainer refuses packed batches for a model without ``accepts_packed``.
+so the Trainer refuses packed batches for a model without ``accepts_packed``, and such a model's
+``forward`` refuses them too (:func:`companion.models.contract.refuse_packed`).
 
 - :class:`PackedBatchSampler` draws the batches: random order, and a budget on the pairs' own
   lengths (what the packed rows will hold), not on padded cells;
 - :func:`pack_rows` places the pairs in rows (first fit, longest first);
-- :func:`collate_packed` builds the :class:`~companion.data.batching.Batch`.
+- :func:`collate_packed` builds the :class:`~companion.data.batch.Batch`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from companion.data.batching import Batch, MixedBatchSampler
+from companion.data.batch import Batch
+from companion.data.samplers import MixedBatchSampler
 from companion.errors import DataError
 from companion.specials import BOS, EOS, PAD
 
@@ -39,23 +41,14 @@ class PackedBatchSampler(MixedBatchSampler):
     """Batches of random composition whose examples' costs (``lengths``, the padded cost of each
     example alone, see :func:`~companion.data.batching.example_lengths`) *sum* to at most
     ``max_tokens``: the real tokens a packed batch holds, the same unit in which a length bucket
-    of ``max_tokens`` cells is nearly full. Everything else (seeding, every example once per
-    epoch, data-parallel shares, the final batch) is :class:`MixedBatchSampler`'s."""
+    of ``max_tokens`` cells is nearly full. Only the cost rule differs; everything else (seeding,
+    every example once per epoch, data-parallel shares, the final batch, the kept plan behind
+    ``len()``) is :class:`~companion.data.samplers.MixedBatchSampler`'s."""
 
-    def _greedy_bounds(self, lengths: np.ndarray) -> np.ndarray:
-        R, budget = self.num_replicas, self.max_tokens
-        bounds = [0]
-        count = total = 0
-        for i, length in enumerate(lengths.tolist()):
-            if count >= R and total + length > budget:
-                bounds.append(i)
-                count = total = 0
-            count += 1
-            total += length
-        bounds.append(len(lengths))
-        if bounds[-1] - bounds[-2] < R and (self.drop_last or len(bounds) > 2):
-            del bounds[-1 if self.drop_last else -2]
-        return np.asarray(bounds, dtype=np.int64)
+    @staticmethod
+    def batch_costs(lengths: np.ndarray) -> np.ndarray:
+        """The cost rule: the batch of the first ``j + 1`` examples costs ``sum(lengths[:j + 1])``."""
+        return np.cumsum(lengths, dtype=np.int64)
 
 
 def pack_rows(src_lengths: Sequence[int], tgt_lengths: Sequence[int]) -> list[list[int]]:

@@ -302,6 +302,9 @@ def split_files(data_dir: str | os.PathLike, split: str, src_lang: str, tgt_lang
         raise DataError(f"{data_dir}: data directory not found")
     for lang in (src_lang, tgt_lang):
         path = _split_path(data_dir, split, lang)
+        if os.path.isdir(path):
+            raise DataError(f"{path}: is a directory, expected a file (the {lang} side of the {split} split, "
+                            f"one sentence per line)")
         if not os.path.isfile(path):
             present = sorted(os.listdir(data_dir))
             has = ", ".join(present[:20]) + (f", ... ({len(present)} files)" if len(present) > 20 else "")

@@ -385,8 +385,8 @@ def train_vocabs(
 ) -> tuple[SentencePieceVocab, SentencePieceVocab]:
     """Train the source and target vocabularies on (train-split) sentence pairs.
 
-    With ``joint=False`` (default; separate vocabularies as in seed 004) each side gets its own
-    model; with ``joint=True`` one model of ``src_vocab_size`` pieces is trained on both sides
+    With ``joint=False`` (default; a vocabulary per language, as in Sutskever et al. 2014) each
+    side gets its own model; with ``joint=True`` one model of ``src_vocab_size`` pieces is trained on both sides
     and returned twice (needed for tied source/target embeddings).
     """
     if not pairs:
@@ -454,5 +454,8 @@ def train_vocabs_from_files(
               hard_vocab_limit=hard_vocab_limit)
     out = []
     for path, size in ((src_path, src_vocab_size), (tgt_path, tgt_vocab_size or src_vocab_size)):
-        out.append(SentencePieceVocab.train(sample_sentences(iter_lines(path), sample, seed), size, **kw))
+        sentences = sample_sentences(iter_lines(path), sample, seed)
+        if not any(s.strip() for s in sentences):
+            raise DataError(f"{path}: no sentence to train a vocabulary on (the file is empty or blank)")
+        out.append(SentencePieceVocab.train(sentences, size, **kw))
     return out[0], out[1]

@@ -1,15 +1,18 @@
 """Translating a whole corpus: length-sorted batches through greedy or beam search, input order
-kept, ids turned back into text by the vocabularies."""
+kept, ids turned back into text by the vocabularies; with :func:`translate_sentences`, under
+decode-time settings (:mod:`companion.decoding.settings`) that bound each sentence's work and
+count what they cut."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
 
 from companion.data.batching import source_ids
 from companion.decoding.search import Hypothesis, beam_search, greedy_search
+from companion.decoding.settings import DecodeSettings, DecodeTally
 from companion.errors import ConfigError, DataError
 from companion.specials import EOS, PAD
 
@@ -98,11 +101,60 @@ def translate_corpus(
     ``search`` holds :func:`~companion.decoding.search.beam_search` options (``length_penalty``,
     ``max_len_a``, ``max_len_b``, ``finish_rule``, ...).
     """
-    if isinstance(sentences, str):
-        raise DataError("translate_corpus: sentences must be a list of strings, not one string")
+    sentences = check_sentences(sentences, "translate_corpus")
     sources = [source_ids(src_vocab, s) for s in sentences]
     hyps = decode_corpus(model, sources, beam_size=beam_size, batch_size=batch_size, **search)
     return [tgt_vocab.decode(h[0].tokens) if h else "" for h in hyps]
 
 
-__all__ = ["check_translator", "decode_corpus", "translate_corpus"]
+def check_sentences(sentences: Any, where: str) -> list[str]:
+    """``sentences`` as a list, refused in one line (a :class:`DataError` naming the index and
+    the type) if it is one string or holds anything but strings."""
+    if isinstance(sentences, str):
+        raise DataError(f"{where}: sentences must be a list of strings, not one string")
+    try:
+        out = list(sentences)
+    except TypeError:
+        raise DataError(f"{where}: sentences must be a list of strings, got {type(sentences).__name__}") from None
+    for i, s in enumerate(out):
+        if not isinstance(s, str):
+            shown = repr(s) if len(repr(s)) <= 40 else repr(s)[:37] + "..."
+            raise DataError(f"{where}: sentences[{i}] is {shown} ({type(s).__name__}), not a string")
+    return out
+
+
+def translate_sentences(
+    model: Any,
+    src_vocab: Any,
+    tgt_vocab: Any,
+    sentences: Sequence[str],
+    settings: DecodeSettings,
+    *,
+    batch_size: int = 64,
+    tally: DecodeTally | None = None,
+    label: Callable[[int], str] = lambda i: f"sentences[{i}]",
+) -> list[list[tuple[str, Hypothesis]]]:
+    """Translate raw sentences under ``settings``: per sentence, its ``settings.nbest`` best
+    ``(text, hypothesis)`` pairs, best first; an empty list for a source skipped at the source
+    limit (:meth:`DecodeSettings.fit_source`; a refused one raises a :class:`DataError` naming
+    ``label(i)`` before anything is decoded). ``tally`` (if given) counts the sentences, the
+    skipped and truncated sources, the best hypotheses cut at the output limit and the empty
+    best outputs of non-empty sources."""
+    full = [source_ids(src_vocab, s) for s in sentences]
+    sources = [settings.fit_source(ids, label(i)) for i, ids in enumerate(full)]
+    kept = [i for i, ids in enumerate(sources) if ids is not None]
+    hyps = decode_corpus(model, [sources[i] for i in kept], beam_size=settings.beam, nbest=settings.nbest,
+                         batch_size=batch_size, **settings.search_options())
+    out: list[list[tuple[str, Hypothesis]]] = [[] for _ in sentences]
+    for i, hs in zip(kept, hyps):
+        out[i] = [(tgt_vocab.decode(h.tokens), h) for h in hs]
+    if tally is not None:
+        tally.sentences += len(sentences)
+        tally.skipped += len(sentences) - len(kept)
+        tally.shortened += sum(1 for i in kept if len(full[i]) > len(sources[i]))
+        tally.cut += sum(1 for i in kept if out[i] and out[i][0][1].truncated)
+        tally.empty += sum(1 for i in kept if out[i] and not out[i][0][0] and sentences[i].strip())
+    return out
+
+
+__all__ = ["check_sentences", "check_translator", "decode_corpus", "translate_corpus", "translate_sentences"]

@@ -78,18 +78,43 @@ class Ensemble:
 
     def step(self, prev_tokens: torch.Tensor, state: tuple[Any, ...]) -> tuple[torch.Tensor, tuple[Any, ...]]:
         outs = [m.step(prev_tokens, s) for m, s in zip(self.models, state)]
-        new_state = tuple(s for _, s in outs)
-        if len(outs) == 1:
-            return outs[0][0], new_state
-        stacked = torch.stack([lp for lp, _ in outs])  # (M, N, V)
-        if self.combine == "prob":
-            log_probs = torch.logsumexp(stacked, dim=0) - math.log(len(outs))
-        else:
-            log_probs = torch.log_softmax(stacked.mean(dim=0), dim=-1)
-        return log_probs, new_state
+        return self._combine([lp for lp, _ in outs]), tuple(s for _, s in outs)
 
     def reorder_state(self, state: tuple[Any, ...], index: torch.Tensor) -> tuple[Any, ...]:
         return tuple(m.reorder_state(s, index) for m, s in zip(self.models, state))
+
+    def _combine(self, log_probs: list[torch.Tensor]) -> torch.Tensor:
+        """Members' log-probabilities ``M x (..., V)`` -> the ensemble's ``(..., V)``."""
+        if len(log_probs) == 1:
+            return log_probs[0]
+        stacked = torch.stack(log_probs)
+        if self.combine == "prob":
+            return torch.logsumexp(stacked, dim=0) - math.log(len(log_probs))
+        return torch.log_softmax(stacked.mean(dim=0), dim=-1)
+
+    def __call__(self, batch: Any) -> torch.Tensor:
+        """Teacher-forced: the ensemble's next-token log-probabilities ``(B, T, V)`` for a batch
+        every member reads (each member's ``model(batch)`` logits, normalised and combined as
+        in :meth:`step`), so that a loss or perplexity of the ensemble is computed like a
+        single model's (a log-softmax leaves them unchanged)."""
+        return self._combine([torch.log_softmax(m(batch).float(), dim=-1) for m in self.models])
+
+    # what evaluation loops ask of a module: its mode and its parameters
+    @property
+    def training(self) -> bool:
+        return any(getattr(m, "training", False) for m in self.models)
+
+    def train(self, mode: bool = True) -> "Ensemble":
+        for m in self.models:
+            m.train(mode)
+        return self
+
+    def eval(self) -> "Ensemble":
+        return self.train(False)
+
+    def parameters(self):
+        for m in self.models:
+            yield from m.parameters()
 
 
 __all__ = ["Ensemble", "check_same_vocabulary", "vocab_identity"]

@@ -21,12 +21,12 @@ Conventions:
   - ``"truncate"`` (the default): the limit cuts. A hypothesis ends with EOS unless the limit
     cut it; then it holds exactly that many tokens, none of them EOS, and is marked
     ``truncated`` -- the search never puts EOS in place of the token the model chose (the loop
-    "stop at EOS or after ``max_len`` tokens" that a reader writes by hand, seed document 004's).
+    "stop at EOS or after ``max_len`` tokens" that a reader writes by hand).
     At the last allowed step beam search's ``beam_size`` best extensions end the search: those
     ending in EOS as finished hypotheses, the others as truncated ones, ranked together;
   - ``"eos"``: only complete outputs. At the last allowed step only EOS may be chosen, so every
     hypothesis ends with EOS and the search space is every output of at most that many tokens
-    ending with EOS (fairseq's convention; seed document 000 enumerates this space);
+    ending with EOS (fairseq's convention; :func:`exhaustive_search` enumerates this space);
 - scores are sums of log-probabilities, optionally divided by a length penalty ``lp(|Y|)``
   where ``|Y|`` counts the generated tokens, EOS included when there is one: GNMT's
   ``((5 + |Y|) / 6) ** alpha`` (Wu et al. 2016) or plain ``|Y| ** alpha`` (``alpha = 1`` is

@@ -1,6 +1,6 @@
 """Learning speed per update: a task any NMT toolkit learns quickly, and the loops to compare on it.
 
-**The task** (issue 22): the source is a sentence of uniformly random words ``w0 .. w{V-1}``
+**The task**: the source is a sentence of uniformly random words ``w0 .. w{V-1}``
 whose length is uniform in ``[min_len, max_len]``; the target is the same sentence reversed,
 each ``wN`` written ``vN``. Nothing in it needs linguistic knowledge, so how fast a model gets
 there measures the model and its training loop only. :class:`ReversalTask` generates it from a
@@ -52,7 +52,7 @@ from companion.decoding import decode_corpus
 from companion.errors import ConfigError
 from companion.evaluation import corpus_bleu
 from companion.experiments.tiny_transformer_run import NNTransformerTranslator
-from companion.models.transformer import Transformer
+from companion.models.transformer import RecomputingDecoder, Transformer
 from companion.specials import PAD
 from companion.training import Trainer, evaluate_loss
 from companion.training.optim import vaswani_factor
@@ -137,7 +137,7 @@ def reversal_data(task: ReversalTask = ReversalTask()) -> ReversalData:
 # ------------------------------------------------------------------------------------ the recipe
 @dataclass(frozen=True)
 class Recipe:
-    """The model and optimisation of the comparison (issue 22's, by default).
+    """The model and optimisation of the comparison (by default, those of the recorded one).
 
     ``peak_lr`` is the largest learning rate: reached at update ``warmup_steps`` after a linear
     warmup, then decayed as ``peak_lr * sqrt(warmup_steps / s)``. ``normalization`` divides the
@@ -278,7 +278,6 @@ def greedy_bleu(model: nn.Module, data: ReversalData, split: str = "dev", limit:
     pairs = data.splits[split][:limit]
     decoder = model
     if not hasattr(model, "step"):  # an nn.Transformer reference: decode without a cache
-        from companion.models.transformer import RecomputingDecoder
         decoder = RecomputingDecoder(model)
     was = model.training
     model.eval()

@@ -16,6 +16,7 @@ the paths through the gates). Two views of the same fact:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import torch
@@ -49,8 +50,6 @@ def steps_to_shrink(factor: float, fraction: float) -> float:
     """The number of steps ``T`` (real-valued) after which ``factor ** T == fraction``:
     ``log(fraction) / log(factor)``; ``inf`` for a factor of 1 or more, which never shrinks.
     ``factor`` and ``fraction`` must lie in ``(0, 1]`` and ``(0, 1)``."""
-    import math
-
     if not 0.0 < factor:
         raise ConfigError(f"steps_to_shrink: factor must be positive, got {factor!r}")
     if not 0.0 < fraction < 1.0:

@@ -306,7 +306,7 @@ RECIPES["transformer_postln_no_warmup"] = dataclasses.replace(RECIPES["transform
 RECIPES["transformer_smoothed"] = RECIPES["transformer"].with_train(label_smoothing=0.1)
 RECIPES["transformer_paper"] = RECIPES["transformer"].with_model(pre_ln=False, dropout=0.1).with_train(
     label_smoothing=0.1)
-# Issue 22 (record batching-transformer): the chapter's Transformer on mixed-length batches
+# Record batching-transformer: the chapter's Transformer on mixed-length batches
 # instead of length buckets. On the reversal task mixed batches let it learn several times faster
 # per update (record convergence-transformer); these measure whether they do on the book's corpus.
 # "_mixed" keeps the 1000-cell budget, so its batches carry about half the real tokens (measured:

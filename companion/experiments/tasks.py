@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -32,8 +33,12 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from companion.data.batching import lm_batches
+from companion.data.text import DEFAULT_VALID_PLAYS, shakespeare_corpus, shakespeare_plays, shakespeare_vocab
 from companion.errors import ConfigError
+from companion.models.charlm import CharLM, num_parameters
 from companion.specials import PAD
+from companion.training.trainer import Trainer
 
 
 @dataclass(frozen=True)
@@ -270,9 +275,6 @@ def shakespeare_batches(batch_size: int = 32, seq_len: int = 64, valid_chars: in
     """``(vocab, train_batches, valid_batches)`` over :func:`companion.data.text.shakespeare_corpus`:
     shuffled training chunks (order fixed by ``seed``) and the first ``valid_chars`` characters
     of the held-out plays as contiguous streams (64 rows)."""
-    from companion.data.batching import lm_batches
-    from companion.data.text import shakespeare_corpus, shakespeare_vocab
-
     train, valid = shakespeare_corpus()
     vocab = shakespeare_vocab()
     train_batches = lm_batches(torch.tensor(vocab.encode(train)), batch_size, seq_len,
@@ -287,8 +289,6 @@ def shakespeare_tuning_split(tune_chars: int = 30_000) -> tuple[str, str, str]:
     looking at the validation plays: the last training play in title order is held out of the
     counts (``fit_text`` is the other training plays) and its first ``tune_chars`` characters
     are the tuning text -- an unseen play, like the validation text."""
-    from companion.data.text import DEFAULT_VALID_PLAYS, shakespeare_corpus, shakespeare_plays
-
     plays = shakespeare_plays()
     tune_play = [title for title in plays if title not in DEFAULT_VALID_PLAYS][-1]
     fit_text = shakespeare_corpus(tuple(DEFAULT_VALID_PLAYS) + (tune_play,))[0]
@@ -301,9 +301,6 @@ def shakespeare_stream(seq_len: int = 64, valid_chars: int = 50_000):
     characters before it when read with :func:`stream_nll` -- exactly the characters and the
     context that :meth:`~companion.experiments.ngram.NGramLM.score` uses for
     ``score(valid[1:valid_chars], context=valid[:1])``."""
-    from companion.data.batching import lm_batches
-    from companion.data.text import shakespeare_corpus, shakespeare_vocab
-
     valid = shakespeare_corpus()[1][:valid_chars]
     return lm_batches(torch.tensor(shakespeare_vocab().encode(valid)), 1, seq_len, shuffle=False)
 
@@ -317,11 +314,6 @@ def train_char_lm(cell: str, hidden_size: int, *, steps: int, embed_dim: int = 3
     ``eval_every`` steps, the validation bits per character (teacher-forced mean NLL / ln 2)
     twice: in 64-character chunks from the zero state, and as one stream with the state carried
     (:func:`stream_nll` via the Trainer's ``validate_fn``); see :class:`CharLMResult`."""
-    import time
-
-    from companion.models.charlm import CharLM, num_parameters
-    from companion.training.trainer import Trainer
-
     vocab, train_batches, valid_batches = shakespeare_batches(batch_size, seq_len, valid_chars, seed)
     stream = shakespeare_stream(seq_len, valid_chars)
     torch.manual_seed(seed)

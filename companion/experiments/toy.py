@@ -1,19 +1,19 @@
-"""A hand-set encoder-decoder (seed document 000's), rebuilt from the package's parts.
+"""A hand-set encoder-decoder from a published worked example, rebuilt from the package's parts.
 
 A two-cell peephole LSTM encoder (Graves 2013, :class:`~companion.models.lstm.PeepholeLSTMCell`)
 reads a three-word source language ``{A, B, <EOS>}``; a second peephole LSTM decodes into the
 target language ``{W, X, <EOS>}`` through a softmax that also has a (never chosen) ``<BOS>``
-entry. All parameters are fixed numbers (the document's; its decoder's weights are the
+entry. All parameters are fixed numbers (the worked example's; its decoder's weights are the
 encoder's scaled by 0.8, biases unscaled), everything runs in float64, and
-:func:`hand_set_toy_lines` prints the 17 lines the document published -- the final states for
+:func:`hand_set_toy_lines` prints the 17 lines the worked example published -- the final states for
 the forward and reversed source, the last gates, one decoder step, the probability of
-``W <EOS>``, and the best output by exhaustive search and by beam search of width 2. The document
+``W <EOS>``, and the best output by exhaustive search and by beam search of width 2. The example
 computed them with the Python 3.9.6 standard library (double precision); the package reproduces
 them with torch in float64, and :data:`HAND_SET_TOY_RECORDED` keeps them for comparison.
 
 Token ids follow the project's convention (PAD=0, BOS=1, EOS=2, UNK=3); the words come after:
 source ``A=4, B=5``, target ``W=4, X=5``. PAD and UNK get a logit of ``-inf``, so the softmax is
-exactly the document's four-way softmax over ``<BOS>, W, X, <EOS>``.
+exactly the worked example's four-way softmax over ``<BOS>, W, X, <EOS>``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ SRC_IDS = {"A": 4, "B": 5, "<EOS>": EOS}
 TGT_IDS = {"<BOS>": BOS, "W": 4, "X": 5, "<EOS>": EOS}
 TGT_WORDS = {i: w for w, i in TGT_IDS.items()}
 
-# The document's parameters (facts, not code): rows are output units, columns inputs.
+# The worked example's parameters (facts, not code): rows are output units, columns inputs.
 _GATES = {
     "W_xi": [[0.40, -0.10], [0.20, 0.30]], "W_hi": [[0.10, 0.20], [-0.20, 0.10]],
     "W_xf": [[0.30, 0.20], [-0.10, 0.40]], "W_hf": [[0.20, -0.10], [0.10, 0.20]],
@@ -139,7 +139,7 @@ def words(hyp: Hypothesis) -> str:
 
 
 def hand_set_toy_lines(model: ToySeq2Seq | None = None) -> list[str]:
-    """The 17 lines the hand-set toy's document published, computed with the package (torch,
+    """The 17 lines the hand-set toy's worked example published, computed with the package (torch,
     float64): compare them with :data:`HAND_SET_TOY_RECORDED`."""
     model = model or ToySeq2Seq()
     W = TGT_IDS["W"]
@@ -152,7 +152,7 @@ def hand_set_toy_lines(model: ToySeq2Seq | None = None) -> list[str]:
         p_first = first.exp()[0]
         second, _ = model.step(torch.tensor([W]), (dh, dc))
         logp_w_eos = float(first[0, W] + second[0, EOS])
-    # the document's search space: complete outputs (ending with EOS) of at most 3 tokens
+    # the worked example's search space: complete outputs (ending with EOS) of at most 3 tokens
     exact = exhaustive_search(model, rev, n, max_len=3, at_limit="eos")[0][0]
     beam = beam_search(model, rev, n, beam_size=2, finish_rule="every", max_len=3, at_limit="eos")[0][0]
     changed = not (torch.equal(fh, rh) and torch.equal(fc, rc))
@@ -177,8 +177,8 @@ def hand_set_toy_lines(model: ToySeq2Seq | None = None) -> list[str]:
     ]
 
 
-#: the 17 lines seed document 000 published for the hand-set toy, computed there with the Python
-#: 3.9.6 standard library
+#: the 17 lines published for the hand-set toy, computed there with the Python 3.9.6 standard
+#: library
 HAND_SET_TOY_RECORDED = """\
 encoder_forward_h=-0.010396,0.060875
 encoder_reversed_h=0.026832,0.052776

@@ -10,11 +10,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import typing
-from typing import Any
-
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import ConfigError
+from companion.validation import coerce, type_name
+
+if TYPE_CHECKING:  # the registry itself imports no torch: a config can be checked without it
+    from torch import nn
 
 #: name -> "module:Class"; :func:`register_model` adds classes at run time (tests, notebooks).
 MODELS: dict[str, str | type] = {
@@ -76,8 +78,6 @@ def model_arg_type(name: str, key: str, where: str = "config") -> Any:
 
 def check_model_args(name: str, args: dict[str, Any], where: str = "config") -> dict[str, Any]:
     """Validate a ``model:`` section against the constructor; return the coerced arguments."""
-    from companion.config import _type_name, coerce
-
     cls = get_model_class(name, where)
     params = _parameters(cls)
     out = {}
@@ -86,7 +86,7 @@ def check_model_args(name: str, args: dict[str, Any], where: str = "config") -> 
         try:
             out[key] = coerce(value, tp)
         except ValueError:
-            raise ConfigError(f"{where}: model.{key}: expected {_type_name(tp)}, got {value!r}") from None
+            raise ConfigError(f"{where}: model.{key}: expected {type_name(tp)}, got {value!r}") from None
     missing = [k for k, p in params.items() if p.default is inspect.Parameter.empty and k not in out]
     if missing:
         raise ConfigError(f"{where}: model.{missing[0]}: required by {cls.__name__} but missing")

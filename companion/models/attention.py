@@ -30,8 +30,7 @@ position ``j`` is ``h_j = [fwd_h_j ; bwd_h_j]``. The decoder starts from
 
 *Which state feeds the read-out.* The paper is not consistent: the body writes
 ``p(y_i | ...) = g(y_{i-1}, s_i, c_i)`` (eq. 4) while the appendix's formula (A.2.2) is
-``t~_i = U_o s_{i-1} + V_o E y_{i-1} + C_o c_i``; our source notes on the paper (seed 001) give
-the equations of the attention only and do not settle it. The default follows the appendix, the
+``t~_i = U_o s_{i-1} + V_o E y_{i-1} + C_o c_i``. The default follows the appendix, the
 definition written out in full (``readout_state="previous"``); ``readout_state="current"`` reads
 ``s_i`` instead, as eq. 4 reads and as later toolkits (dl4mt, Nematus) do. Either way the read-out
 of all target positions runs as one batched matrix product after the recurrent loop.
@@ -60,7 +59,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from companion.errors import ConfigError, DataError
 from companion.models.charlm import num_parameters as _count_parameters
-from companion.models.contract import check_source, reorder_by_sentence
+from companion.models.contract import check_source, refuse_packed, reorder_by_sentence
 from companion.specials import PAD
 from companion.validation import check_choice, check_dropout, check_int
 
@@ -310,6 +309,7 @@ def _check_sizes(where: str, src_vocab_size: Any, tgt_vocab_size: Any, **sizes: 
 def _batch_source(batch: Any, where: str) -> tuple[torch.Tensor, torch.Tensor]:
     if getattr(batch, "src", None) is None:
         raise DataError(f"{where}: the batch has no source (src is None)")
+    refuse_packed(batch, where)
     return batch.src, batch.src_lengths
 
 

@@ -19,7 +19,7 @@ import torch
 from torch import nn
 
 from companion.errors import ConfigError
-from companion.models.contract import reorder_tensors
+from companion.models.contract import refuse_packed, reorder_tensors
 from companion.specials import SPECIAL_TOKENS, ban_tokens
 from companion.validation import check_dropout, check_float, check_int
 
@@ -77,6 +77,8 @@ class CharLM(nn.Module):
         return self.output(self.dropout(h)), state
 
     def forward(self, batch) -> torch.Tensor:
+        """Logits ``(B, T, V)`` of the next character at every position of ``batch.tgt_in`` ``(B, T)``."""
+        refuse_packed(batch, "CharLM.forward")
         return self.forward_ids(batch.tgt_in)[0]
 
     def initial_state(self, batch_size: int, device: torch.device | str | None = None):

@@ -45,6 +45,7 @@ import torch
 from torch import nn
 
 from companion.errors import DataError
+from companion.specials import EOS
 
 #: A decoder state: whatever a model's ``step`` carries; only ``reorder_state`` looks inside.
 State = Any
@@ -135,10 +136,27 @@ def checks_values(tensor: torch.Tensor) -> bool:
     return tensor.device.type == "cpu" or os.environ.get(CHECK_VALUES_ENV) == "1"
 
 
-def check_source(src: Any, src_lengths: Any, where: str) -> None:
+#: what a model that reads one pair per row tells a caller who hands it a packed batch
+PACKED_FIX = "use data.batching: bucketed (or mixed)"
+
+
+def refuse_packed(batch: Any, where: str) -> None:
+    """Raise a one-line :class:`~companion.errors.DataError` if ``batch`` is packed (it carries
+    ``src_segments`` or ``tgt_segments``, :mod:`companion.data.packing`): for a model that reads
+    one pair per row, the pairs of a packed row would read each other."""
+    if getattr(batch, "src_segments", None) is not None or getattr(batch, "tgt_segments", None) is not None:
+        raise DataError(f"{where}: reads one pair per row, and a packed batch (several pairs per row) would let "
+                        f"the pairs of a row read each other -- {PACKED_FIX}")
+
+
+def check_source(src: Any, src_lengths: Any, where: str, *, one_per_row: bool = True) -> None:
     """Raise a one-line :class:`~companion.errors.DataError` unless ``src`` is a non-empty
     ``(B, S)`` id tensor and ``src_lengths`` a ``(B,)`` tensor of lengths in ``[1, S]`` (the
-    lengths' values are checked where :func:`checks_values` says so)."""
+    lengths' values are checked where :func:`checks_values` says so).
+
+    With ``one_per_row`` (what :meth:`Translator.encode` reads) a row must hold one sentence:
+    an EOS before the row's last real token means several sources share the row, as in a packed
+    batch, and is refused (a value check, done where :func:`checks_values` says so)."""
     if not isinstance(src, torch.Tensor) or src.dim() != 2:
         shape = tuple(src.shape) if isinstance(src, torch.Tensor) else type(src).__name__
         raise DataError(f"{where}: src must be a (B, S) tensor of ids, got {shape}")
@@ -152,6 +170,12 @@ def check_source(src: Any, src_lengths: Any, where: str) -> None:
             f"{where}: src_lengths must lie in [1, {src.shape[1]}], got "
             f"min {int(src_lengths.min())} max {int(src_lengths.max())}"
         )
+    if one_per_row and checks_values(src):
+        inner = torch.arange(src.shape[1], device=src.device) < (src_lengths.to(src.device) - 1).unsqueeze(1)
+        rows = ((src == EOS) & inner).any(dim=1).nonzero()
+        if rows.numel():
+            raise DataError(f"{where}: reads one sentence per row, but row {int(rows[0])} of src holds an EOS before "
+                            f"its last token (several sentences in one row, as in a packed batch?) -- {PACKED_FIX}")
 
 
 def is_translator(model: Any) -> bool:
@@ -278,6 +302,6 @@ class EveryRowReorder(nn.Module):
         return reorder_every_row(state, index)
 
 
-__all__ = ["AttentionTranslator", "CHECK_VALUES_ENV", "EveryRowReorder", "LanguageModel", "SequenceModel", "State",
-           "Translator", "check_source", "checks_values", "is_translator", "reorder_by_sentence",
+__all__ = ["AttentionTranslator", "CHECK_VALUES_ENV", "EveryRowReorder", "LanguageModel", "PACKED_FIX", "SequenceModel",
+           "State", "Translator", "check_source", "checks_values", "is_translator", "refuse_packed", "reorder_by_sentence",
            "reorder_every_row", "reorder_tensors", "sentence_rows"]

@@ -29,7 +29,7 @@ from torch.nn.utils.rnn import pack_padded_sequence
 
 from companion.data.batching import reverse_padded
 from companion.errors import DataError
-from companion.models.contract import check_source
+from companion.models.contract import check_source, refuse_packed
 from companion.specials import PAD, SPECIAL_TOKENS
 from companion.validation import check_dropout, check_float, check_int
 
@@ -163,6 +163,7 @@ class Seq2Seq(nn.Module):
         """``batch.src``/``src_lengths``/``tgt_in`` -> logits (B, T, V) for ``batch.tgt_out``."""
         if batch.src is None:
             raise DataError("Seq2Seq.forward: the batch has no source (src is None)")
+        refuse_packed(batch, "Seq2Seq.forward")
         state = self.encode(batch.src, batch.src_lengths)
         return self.decode_sequence(batch.tgt_in, state)
 

@@ -21,7 +21,6 @@ Keep enough checkpoints to average: a run keeps its ``train.keep_last`` newest
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,9 +28,8 @@ from typing import Any
 import torch
 
 from companion.errors import CheckpointError, CompanionError, ConfigError
-from companion.training.checkpoint import first_model_difference, load_checkpoint, save_checkpoint
-
-_STEP_FILE = re.compile(r"checkpoint-step(\d+)\.pt")
+from companion.models import with_defaults
+from companion.training.checkpoint import STEP_FILE, first_model_difference, load_checkpoint, save_checkpoint
 
 
 def _model_config(ckpt: dict) -> dict:
@@ -40,8 +38,6 @@ def _model_config(ckpt: dict) -> dict:
     stored = dict((ckpt.get("config") or {}).get("model") or {})
     if "name" not in stored:
         return stored
-    from companion.models import with_defaults
-
     try:
         return with_defaults(stored)
     except CompanionError:  # an unknown model: compare what is written
@@ -129,7 +125,7 @@ def last_checkpoints(run_dir: str | Path, n: int) -> list[Path]:
         raise ConfigError(f"average: the number of checkpoints must be an integer >= 1, got {n!r}")
     if not run_dir.is_dir():
         raise CheckpointError(f"{run_dir}: not a run directory")
-    numbered = sorted((int(m.group(1)), p) for p in run_dir.iterdir() if (m := _STEP_FILE.fullmatch(p.name)))
+    numbered = sorted((int(m.group(1)), p) for p in run_dir.iterdir() if (m := STEP_FILE.fullmatch(p.name)))
     if len(numbered) < n:
         raise CheckpointError(f"{run_dir}: holds {len(numbered)} checkpoint-step*.pt files, fewer than the {n} "
                               f"asked for (a run keeps train.keep_last of them; train with "

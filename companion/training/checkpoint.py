@@ -41,7 +41,8 @@ import torch
 
 from companion.errors import CheckpointError
 
-_STEP_FILE = re.compile(r"checkpoint-step(\d+)\.pt")
+#: the name of a numbered checkpoint, ``checkpoint-step{N}.pt`` (group 1: N)
+STEP_FILE = re.compile(r"checkpoint-step(\d+)\.pt")
 REQUIRED_KEYS = ("model", "optimizer", "scheduler", "step", "epoch", "rng", "config", "vocab")
 
 
@@ -198,7 +199,7 @@ def check_model_config(ckpt: dict, model_cfg: dict, path: str | Path) -> None:
 def rotate(out_dir: Path, keep_last: int) -> None:
     """Delete all but the ``keep_last`` newest ``checkpoint-step*.pt`` files."""
     numbered = [(int(m.group(1)), p) for p in out_dir.glob("checkpoint-step*.pt")
-                if (m := _STEP_FILE.fullmatch(p.name))]  # a stray checkpoint-stepX.pt is not ours
+                if (m := STEP_FILE.fullmatch(p.name))]  # a stray checkpoint-stepX.pt is not ours
     files = [p for _, p in sorted(numbered)]
     for old in files[: max(0, len(files) - keep_last)]:
         old.unlink(missing_ok=True)

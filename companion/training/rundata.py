@@ -29,20 +29,14 @@ from companion.data.parallel import iter_moses, split_files
 from companion.data.vocab import load_vocab, train_vocabs_from_files
 from companion.errors import DataError
 from companion.training.distributed import DistInfo, all_gather_object
+from companion.training.runfiles import CACHE_DIR, SPLITS, VOCAB_FILES, VOCAB_KEYS, VOCAB_RECORD, resolve_batching
 
 __all__ = ["CACHE_DIR", "SPLITS", "VOCAB_RECORD", "check_split", "new_run_vocabs", "prepare_data",
-           "run_loaders", "vocab_settings"]
-
-CACHE_DIR = "data-bin"
-VOCAB_RECORD = "vocab.json"
-#: the splits a run trains and validates on
-SPLITS = ("train", "valid")
+           "run_loaders", "scan_corpus", "vocab_settings"]
 
 
 def vocab_settings(cfg: Config) -> dict:
     """What a run's vocabularies depend on besides the train files."""
-    from companion.training.rundir import VOCAB_KEYS
-
     keys = dict.fromkeys((*VOCAB_KEYS, "vocab_sample_sentences"))
     return {**{k: getattr(cfg.data, k) for k in keys}, "seed": cfg.train.seed}
 
@@ -70,16 +64,32 @@ def _record_matches(record_path: Path, expected: dict, paths: dict[str, Path]) -
         return False
 
 
-def new_run_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path) -> None:
+def scan_corpus(cfg: Config, data_dir: str | Path, dist: DistInfo | None = None) -> dict:
+    """The fingerprints of DIR's train and valid files (:func:`~companion.data.binarized.scan_splits`):
+    read once by rank 0 and shared with the other ranks (a bad file is every rank's one-line
+    :class:`DataError`)."""
+    dist = dist or DistInfo()
+    corpus, error = None, None
+    if dist.is_main:
+        try:
+            corpus = scan_splits(data_dir, SPLITS, cfg.data.src_lang, cfg.data.tgt_lang)
+        except DataError as exc:
+            error = str(exc)
+    corpus, error = all_gather_object((corpus, error))[0]
+    if error is not None:
+        raise DataError(error)
+    return corpus
+
+
+def new_run_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, corpus: dict | None = None) -> None:
     """(Main process.) Write a new run's vocabularies to ``RUN/vocab.{src,tgt}.model``: kept
     when ``RUN/vocab.json`` records that they were built with the config's settings from these
     train files (what ``companion prepare`` leaves), else trained on a sample of at most
     ``data.vocab_sample_sentences`` sentences of each side of DIR's train split, after the train
-    and valid splits have been read once with every check."""
-    from companion.training.rundir import VOCAB_FILES
-
+    and valid splits have been read once with every check. ``corpus``: DIR's fingerprints, if
+    the caller has them (:func:`scan_corpus`)."""
     paths = {side: run_dir / name for side, name in VOCAB_FILES.items()}
-    corpus = scan_splits(data_dir, SPLITS, cfg.data.src_lang, cfg.data.tgt_lang)
+    corpus = corpus or scan_splits(data_dir, SPLITS, cfg.data.src_lang, cfg.data.tgt_lang)
     train_files = {k: {"bytes": v["bytes"], "blake2b": v["blake2b"]} for k, v in corpus.items()
                    if k.startswith("train.")}
     expected = {"settings": vocab_settings(cfg), "train_files": train_files}
@@ -102,17 +112,18 @@ def new_run_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path) -> None:
 
 def prepare_data(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: Any, tgt_vocab: Any,
                  dist: DistInfo | None = None, threads: int = 1,
-                 report: Callable[[str], None] | None = None) -> dict[str, MappedSplit]:
+                 report: Callable[[str], None] | None = None, corpus: dict | None = None) -> dict[str, MappedSplit]:
     """The run's mapped train and valid splits: rank 0 checks ``RUN/data-bin`` against these
-    vocabularies and DIR's files and (re)builds it if it is missing, stale or truncated (saying
-    why to ``report``); then every rank maps it."""
+    vocabularies and DIR's files (``corpus``: their fingerprints, if the caller has them) and
+    (re)builds it if it is missing, stale or truncated (saying why to ``report``); then every
+    rank maps it."""
     dist = dist or DistInfo()
     cache = Path(run_dir) / CACHE_DIR
     splits, error = None, None
     if dist.is_main:
         try:
             splits = ensure_cache(cache, data_dir, SPLITS, cfg.data.src_lang, cfg.data.tgt_lang, src_vocab,
-                                  tgt_vocab, threads=threads, report=report)
+                                  tgt_vocab, threads=threads, report=report, corpus=corpus)
         except DataError as exc:  # bad input: every rank stops with rank 0's message
             error = str(exc)
     error = all_gather_object(error)[0]  # the other ranks wait here while rank 0 builds
@@ -128,23 +139,22 @@ def prepare_data(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: An
 
 
 def run_loaders(cfg: Config, data_dir: str | Path, run_dir: Path, src_vocab: Any, tgt_vocab: Any,
-                dist: DistInfo | None = None):
+                dist: DistInfo | None = None, corpus: dict | None = None):
     """``(train_loader, valid_loader, valid_pairs)`` of a run, from its mapped corpus: the train
     pairs within ``data.max_len`` (each rank's share of every batch), the first
     ``data.valid_max_sentences`` valid pairs, and those pairs as text when ``train.valid_bleu``
     needs them (else an empty list). The batches are those that
     :func:`~companion.training.rundir.make_split_loader` makes from the same files."""
-    from companion.training.rundir import effective_batching
-
     dist = dist or DistInfo()
-    splits = prepare_data(cfg, data_dir, run_dir, src_vocab, tgt_vocab, dist, threads=cfg.train.threads or 1)
+    splits = prepare_data(cfg, data_dir, run_dir, src_vocab, tgt_vocab, dist, threads=cfg.train.threads or 1,
+                          corpus=corpus)
     train = splits["train"].select(max_len=cfg.data.max_len)
     if not len(train):
         raise DataError(f"{data_dir}: no train pairs left within data.max_len={cfg.data.max_len}")
     cuda = dist.device.type == "cuda"
     train_loader = dataset_loader(train, train.cost(), cfg.data.max_tokens, shuffle=True, seed=cfg.train.seed,
                                   num_workers=cfg.data.num_workers, num_replicas=dist.world_size, rank=dist.rank,
-                                  pin_memory=cuda, batching=effective_batching(cfg))
+                                  pin_memory=cuda, batching=resolve_batching(cfg.data.batching, cfg.model.name))
     limit = cfg.data.valid_max_sentences
     valid = splits["valid"].select(limit=limit)
     valid_loader = dataset_loader(valid, valid.cost(), cfg.data.max_tokens, shuffle=False, seed=cfg.train.seed,

@@ -24,22 +24,22 @@ from companion.config import Config, config_from_dict, drop_removed_keys
 from companion.data.batching import encode_pairs, make_loader
 from companion.data.parallel import load_split
 from companion.data.vocab import load_vocab, vocab_from_bytes
-from companion.errors import CheckpointError, DataError
+from companion.errors import CheckpointError, CompanionError, ConfigError, DataError
 from companion.models import build_model
+from companion.models.weights import weights_mismatch
 from companion.training import checkpoint as ckpt_io
 from companion.training.distributed import DistInfo, barrier
 from companion.training.resume import Resets, check_resume_config, complete_config
+from companion.training.rundata import check_split, new_run_vocabs
+from companion.training.runfiles import VOCAB_FILES, VOCAB_KEYS, reads_packed, resolve_batching
 
-VOCAB_FILES = {"src": "vocab.src.model", "tgt": "vocab.tgt.model"}
-
-
-#: the ``data`` keys that determine the vocabularies (and so the model's embedding sizes)
-VOCAB_KEYS = ("src_lang", "tgt_lang", "src_vocab_size", "tgt_vocab_size", "vocab_model_type",
-              "character_coverage", "vocab_sample_sentences")
+__all__ = ["VOCAB_FILES", "VOCAB_KEYS", "check_model_builds", "check_resume", "effective_batching", "load_run",
+           "make_split_loader", "prepare_vocabs", "read_split", "reads_packed", "search_options", "vocab_record",
+           "write_config"]
 
 
 def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistInfo,
-                   resume: dict | None = None) -> tuple[Any, Any]:
+                   resume: dict | None = None, corpus: dict | None = None) -> tuple[Any, Any]:
     """The run's vocabularies, stored in ``RUN/vocab.{src,tgt}.model``.
 
     - A new run (``resume`` is None) trains them on a sample of DIR's train split (at most
@@ -52,14 +52,15 @@ def prepare_vocabs(cfg: Config, data_dir: str | Path, run_dir: Path, dist: DistI
     - A resumed run uses the vocabularies of its checkpoint: :func:`check_resume` has refused a
       config whose vocabulary settings differ from the checkpoint's, and the files in RUN must be
       the checkpoint's (a missing file is written back from the checkpoint).
+
+    ``corpus``: DIR's fingerprints (:func:`~companion.data.binarized.scan_splits`) if the
+    caller has them (they are computed here otherwise).
     """
     paths = {side: run_dir / name for side, name in VOCAB_FILES.items()}
     if dist.is_main:
         run_dir.mkdir(parents=True, exist_ok=True)
         if resume is None:
-            from companion.training.rundata import new_run_vocabs
-
-            new_run_vocabs(cfg, data_dir, run_dir)
+            new_run_vocabs(cfg, data_dir, run_dir, corpus=corpus)
         else:
             for side, path in paths.items():
                 entry = (resume.get("vocab") or {}).get(side) or {}
@@ -89,26 +90,29 @@ def read_split(cfg: Config, data_dir: str | Path, split: str) -> list[tuple[str,
     one-line :class:`DataError` naming it."""
     pairs = load_split(data_dir, split, cfg.data.src_lang, cfg.data.tgt_lang)
     if not pairs:
-        from companion.training.rundata import check_split
-
         check_split(cfg, data_dir, split)  # raises: the split is empty
     return pairs
 
 
-def reads_packed(model_name: str) -> bool:
-    """Whether the registered model ``model_name`` reads packed rows (its class has
-    ``accepts_packed``, :mod:`companion.data.packing`)."""
-    from companion.models import get_model_class
-
-    return bool(getattr(get_model_class(model_name), "accepts_packed", False))
-
-
 def effective_batching(cfg: Config) -> str:
     """``data.batching`` with ``auto`` resolved: ``packed`` for a model that reads packed rows,
-    else ``bucketed``."""
-    if cfg.data.batching != "auto":
-        return cfg.data.batching
-    return "packed" if reads_packed(cfg.model.name) else "bucketed"
+    else ``bucketed`` (:func:`~companion.training.runfiles.resolve_batching`)."""
+    return resolve_batching(cfg.data.batching, cfg.model.name)
+
+
+def check_model_builds(cfg: Config) -> None:
+    """Build the model of ``cfg`` on the ``meta`` device (shapes only, no memory, no data) for
+    the configured vocabulary sizes, so that a model option its constructor refuses (e.g.
+    ``num_heads`` that does not divide ``d_model``) is a one-line :class:`ConfigError` before
+    any vocabulary is trained or any file is written."""
+    try:
+        with torch.device("meta"):
+            build_model(cfg.model, cfg.data.src_vocab_size, cfg.data.tgt_vocab_size)
+    except CompanionError:
+        raise
+    except (ValueError, TypeError, RuntimeError, AssertionError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ConfigError(f"model {cfg.model.name!r}: cannot be built with these options ({first})") from None
 
 
 def make_split_loader(cfg: Config, data_dir: str | Path, split: str, src_vocab: Any, tgt_vocab: Any, *,
@@ -166,6 +170,10 @@ def load_run(path: str | Path, device: str | torch.device = "cpu") -> tuple[nn.M
             raise CheckpointError(f"{path}: the {side} vocabulary does not match its stored sha256")
         vocabs.append(vocab_from_bytes(entry["bytes"], source=f"{path} ({side} vocabulary)"))
     model = build_model(cfg.model, len(vocabs[0]), len(vocabs[1]))
+    problem = weights_mismatch(model, ckpt["model"], cfg.model.name) if isinstance(ckpt["model"], dict) else None
+    if problem:
+        raise CheckpointError(f"{path}: weights do not fit the stored model config (model.name "
+                              f"{cfg.model.name}): {problem}")
     try:
         model.load_state_dict(ckpt["model"])
     except RuntimeError as exc:

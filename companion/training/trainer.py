@@ -40,7 +40,11 @@ adds metrics to each evaluation (e.g. :func:`companion.evaluation.bleu_validator
   (a chapter calls ``set_determinism`` itself before building its model). Under DDP, rank ``r > 0``
   then draws its dropout masks from ``seed + 1000 r``.
 - ``precision``: ``fp32``; ``bf16`` (bf16 autocast on CPU or CUDA; the loss and the optimiser
-  stay float32); ``auto`` is ``bf16`` on CUDA and ``fp32`` elsewhere.
+  stay float32); ``fp16`` (float16 autocast with dynamic loss scaling, a
+  :class:`torch.amp.GradScaler`: an update whose gradients overflowed is skipped and the scale
+  lowered, as in Micikevicius et al. (2018)); ``auto`` is ``bf16`` on a CUDA device with native
+  bf16 (Ampere and later), ``fp16`` on an older one (V100, T4: bf16 would be emulated, and slow)
+  and ``fp32`` elsewhere (:func:`resolve_precision`). The choice is printed to ``log_stream``.
 - Initialisation is the model's: building a Trainer never touches the weights.
 
 With ``out_dir`` the Trainer appends to ``out_dir/metrics.jsonl`` every ``log_every`` steps
@@ -52,7 +56,15 @@ and resumed gives bitwise the parameters of an uninterrupted one (on the same ha
 thread count; under DDP every rank's generators are saved and restored, so this holds for any
 number of ranks, given the same number on resume). With ``log_stream`` (the ``train`` command
 passes stderr) every evaluation also prints one line: step, epoch, mean training loss since the
-previous evaluation, validation perplexity (and BLEU), ``best`` when it improved, elapsed time.
+previous evaluation, validation perplexity (and BLEU), ``best`` when it improved, elapsed time;
+without a progress bar (``progress=False``, or stderr not a terminal) it also prints a plain line
+every ``log_every`` steps (step, epoch, loss, learning rate, tokens/s), so that a redirected log
+shows progress between evaluations.
+
+With ``corpus`` (:func:`companion.training.resume.corpus_record`, as the ``train`` command
+passes) checkpoints keep the fingerprints of the train and valid files; a resume on another train
+split is refused unless ``resets.data``, and a resume on another validation set resets ``best``
+(see :mod:`companion.training.resume`).
 
 Distributed data parallel: each rank's loss is ``sum NLL * world_size / global count`` (the
 count of ``loss_normalization`` -- tokens, sentences, or 1 -- all-reduced over ranks and
@@ -78,14 +90,15 @@ import torch.nn.functional as F
 from torch import nn
 
 from companion.config import PRECISIONS, REMOVED_KEYS, TrainConfig
-from companion.errors import ConfigError, TrainingError
+from companion.errors import CheckpointError, ConfigError, TrainingError
+from companion.models.weights import weights_mismatch
 from companion.repro import set_determinism
 from companion.specials import PAD
 from companion.training import checkpoint as ckpt_io
 from companion.training.checkpoint import link_atomic
 from companion.training.distributed import DistInfo, all_gather_object, all_reduce_sum, all_reduce_sums
 from companion.training.optim import make_optimizer, make_schedule
-from companion.training.resume import Resets, check_resume_config, complete_config
+from companion.training.resume import Resets, check_resume_config, check_resume_corpus, complete_config, corpus_changes
 from companion.training.signals import StopSignals
 from companion.training.stream import BatchStream
 from companion.validation import check_choice, check_device
@@ -107,13 +120,56 @@ def _sentences(batch: Any) -> int:
     return int(getattr(batch, "sentences", batch.size))
 
 
-def autocast_for(device: torch.device, precision: str = "auto"):
-    """bf16 autocast for ``bf16`` (on CPU or CUDA) and for ``auto`` on CUDA; nothing (float32)
-    for ``fp32`` and for ``auto`` on a CPU."""
+def native_bf16() -> bool:
+    """Whether the current CUDA device computes in bf16 natively (compute capability 8.0 and
+    later), not by emulation."""
+    try:
+        return bool(torch.cuda.is_bf16_supported(including_emulation=False))
+    except TypeError:  # a torch without the argument did not count emulation
+        return bool(torch.cuda.is_bf16_supported())
+
+
+def resolve_precision(precision: str, device: torch.device) -> str:
+    """``precision`` with ``auto`` resolved for ``device``: ``bf16`` on a CUDA device with native
+    bf16, ``fp16`` on an older CUDA device (trained with loss scaling), ``fp32`` elsewhere."""
     check_choice("precision", precision, PRECISIONS)
-    if precision == "bf16" or (precision == "auto" and device.type == "cuda"):
-        return torch.autocast(device.type, dtype=torch.bfloat16)
-    return nullcontext()
+    if precision != "auto":
+        return precision
+    if device.type != "cuda":
+        return "fp32"
+    return "bf16" if native_bf16() else "fp16"
+
+
+_AUTOCAST = {"bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+def autocast_for(device: torch.device, precision: str = "auto"):
+    """Autocast in the dtype that ``precision`` resolves to on ``device``
+    (:func:`resolve_precision`); nothing (float32) for ``fp32``."""
+    device = torch.device(device)
+    dtype = _AUTOCAST.get(resolve_precision(precision, device))
+    return torch.autocast(device.type, dtype=dtype) if dtype is not None else nullcontext()
+
+
+def precision_line(precision: str, resolved: str, device: torch.device) -> str:
+    """What :class:`Trainer` prints about its precision, e.g. ``precision: fp16 (auto on cuda:0:
+    no native bf16; float16 autocast with loss scaling, float32 weights and loss)``."""
+    why = {"fp32": "float32", "bf16": "bf16 autocast, float32 weights and loss",
+           "fp16": "float16 autocast with loss scaling, float32 weights and loss"}[resolved]
+    if precision == "auto" and device.type == "cuda":
+        why = ("native bf16; " if resolved == "bf16" else "no native bf16; ") + why
+    return f"precision: {resolved} ({'auto on ' if precision == 'auto' else ''}{device}: {why})"
+
+
+def _grad_scaler(device: torch.device):
+    """A :class:`torch.amp.GradScaler` for ``device``; a one-line :class:`ConfigError` where this
+    torch has none for the device type."""
+    try:
+        return torch.amp.GradScaler(device.type)
+    except (AttributeError, RuntimeError, TypeError, ValueError) as exc:
+        raise ConfigError(f"precision: fp16 needs loss scaling, which this torch ({torch.__version__}) "
+                          f"does not offer on {device.type} ({str(exc).strip().splitlines()[0]}); "
+                          f"use bf16 or fp32") from None
 
 
 @torch.no_grad()
@@ -143,7 +199,8 @@ def evaluate_loss(model: nn.Module, loader: Iterable, device: torch.device | str
 @dataclass
 class History:
     """What :meth:`Trainer.fit` returns: one entry per optimiser step this Trainer ran, one dict
-    per evaluation; ``clipped`` and ``tokens`` count over the same steps.
+    per evaluation; ``clipped``, ``tokens`` and ``overflows`` (fp16 updates skipped because the
+    scaled gradients overflowed) count over the same steps.
 
     After :meth:`Trainer.resume` it holds what was trained since the resume: checkpoints do not
     carry the history (it would grow with every step). The whole run's record is
@@ -156,6 +213,7 @@ class History:
     valid: list[dict] = field(default_factory=list)
     clipped: int = 0
     tokens: int = 0
+    overflows: int = 0
     interrupted: int | None = None
 
     def to_dict(self) -> dict:
@@ -170,7 +228,7 @@ class Trainer:
                  device: str | torch.device | None = None, dist: DistInfo | None = None,
                  run_config: dict | None = None, vocab: dict | None = None,
                  validate_fn: Callable[[nn.Module], dict] | None = None, d_model: int | None = None,
-                 log_stream: TextIO | None = None, **options: Any):
+                 log_stream: TextIO | None = None, corpus: dict | None = None, **options: Any):
         names = {f.name for f in fields(TrainConfig)}
         for key in options:
             if key not in names:
@@ -200,7 +258,14 @@ class Trainer:
         self.out_dir = Path(out_dir) if out_dir is not None and self.dist.is_main else None
         self.progress, self.validate_fn = progress and self.dist.is_main, validate_fn
         self.log_stream = log_stream if self.dist.is_main else None
-        self.run_config, self.vocab = run_config or {}, vocab or {}
+        self.run_config, self.vocab, self.corpus = run_config or {}, vocab or {}, corpus
+        self.precision = resolve_precision(cfg.precision, self.device)
+        if self.precision == "fp16" and self.device.type == "cpu" and \
+                any(isinstance(m, nn.RNNBase) for m in model.modules()):
+            raise ConfigError(f"Trainer: precision fp16 on the CPU: torch has no float16 CPU kernels for the "
+                              f"recurrent layers of {type(model).__name__}; use bf16 or fp32 (fp16 is meant for "
+                              f"CUDA devices without native bf16)")
+        self.scaler = _grad_scaler(self.device) if self.precision == "fp16" else None
         self.model = self.raw_model
         if self.dist.enabled:
             self.model = nn.parallel.DistributedDataParallel(self.raw_model, device_ids=None)
@@ -232,7 +297,9 @@ class Trainer:
                 "scheduler": self.schedule.state_dict(), "step": self.step, "epoch": self.stream.epoch,
                 "batch_in_epoch": self.stream.position, "rng": ckpt_io.rng_state(),
                 "config": {**self.run_config, "train": asdict(self.cfg)}, "vocab": self.vocab,
-                "best": self.best, "resumes": list(self.resumes)}
+                "best": self.best, "resumes": list(self.resumes),
+                **({"corpus": self.corpus} if self.corpus else {}),
+                **({"scaler": self.scaler.state_dict()} if self.scaler is not None else {})}
 
     def load_state_dict(self, state: dict, resets: Resets = Resets(), source: str = "checkpoint") -> list:
         """Continue exactly where ``state`` (a loaded checkpoint) stopped; returns the changed
@@ -245,20 +312,40 @@ class Trainer:
         step 1, with ``resets.data`` the batch stream starts the next epoch (in the loader's
         order) and the random generators are seeded from ``seed`` and the step. The learning
         rate is always the configuration's. The :class:`History` starts empty: :meth:`fit` then
-        returns what is trained from here on."""
+        returns what is trained from here on.
+
+        With this Trainer's ``corpus`` and the checkpoint's: another train split is refused
+        unless ``resets.data`` (and returned as a change); another validation set resets
+        ``best``, said on ``log_stream`` and in ``metrics.jsonl``."""
         stored_train = (state.get("config") or {}).get("train")
         changes = []
         if isinstance(stored_train, dict):
             changes = check_resume_config(complete_config({"train": stored_train}),
                                           complete_config({"train": asdict(self.cfg)}), source, resets,
                                           sections=("train",))
+        valid_changed = []
+        if self.corpus and state.get("corpus"):
+            changes += check_resume_corpus(state["corpus"], self.corpus, source, resets)
+            valid_changed = corpus_changes(state["corpus"], self.corpus)[1]
+        problem = weights_mismatch(self.raw_model, state["model"]) if isinstance(state.get("model"), dict) else None
+        if problem:
+            raise CheckpointError(f"{source}: its weights do not fit this Trainer's model: {problem}")
         self.raw_model.load_state_dict(state["model"])
         if not resets.optimizer:
             self.optimizer.load_state_dict(state["optimizer"])
         if not resets.schedule:
             self.schedule.load_state_dict(state["scheduler"])
         self.step, self.best = int(state["step"]), float(state.get("best", math.inf))
+        if self.scaler is not None and isinstance(state.get("scaler"), dict):
+            self.scaler.load_state_dict(state["scaler"])
         self.resumes = list(state.get("resumes") or [])
+        if valid_changed and math.isfinite(self.best):
+            why = ", ".join(valid_changed)
+            self._log({"step": self.step, "best_reset": why, "previous_best": self.best})
+            if self.log_stream is not None:
+                print(f"the validation set changed ({why}): the best validation loss so far ({self.best:.4f}, "
+                      f"on the old set) is reset", file=self.log_stream, flush=True)
+            self.best = math.inf
         epoch, position = int(state["epoch"]), int(state.get("batch_in_epoch", 0))
         if resets.data and position:
             epoch, position = epoch + 1, 0
@@ -316,6 +403,8 @@ class Trainer:
             ckpt_io.remove_stale_temporaries(self.out_dir)
         bar = tqdm(total=cfg.max_steps, initial=self.step, disable=not self.progress, dynamic_ncols=True)
         self._bar, self._started = bar, time.perf_counter()
+        if self.log_stream is not None:
+            print(precision_line(cfg.precision, self.precision, self.device), file=self.log_stream, flush=True)
         t0, tok0, clip0, last_log = time.perf_counter(), self.history.tokens, self.history.clipped, self.step
         try:
             while self.step < cfg.max_steps and not self._epochs_done():
@@ -335,6 +424,8 @@ class Trainer:
                            "tokens_per_s": (self.history.tokens - tok0) / dt}
                     self._log(rec)
                     bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{rec['tokens_per_s']:.0f}", lr=f"{rec['lr']:.2e}")
+                    if self.log_stream is not None and not self.progress:  # e.g. stderr redirected to a file
+                        print(progress_line(rec, cfg.max_steps), file=self.log_stream, flush=True)
                     t0, tok0, clip0, last_log = time.perf_counter(), self.history.tokens, self.history.clipped, self.step
                 if cfg.eval_every and self.step % cfg.eval_every == 0 and self.step < cfg.max_steps:
                     self._evaluate_and_save()
@@ -373,23 +464,32 @@ class Trainer:
                 loss = sequence_loss(logits, batch.tgt_out, cfg.label_smoothing)
                 if cfg.debug_nan_step == step:
                     loss = loss * float("nan")
-                (loss * scale).backward()
+                scaled = loss * scale
+                (self.scaler.scale(scaled) if self.scaler is not None else scaled).backward()
             total += loss.detach()
         loss_value = all_reduce_sum(total.item(), self.device) / max(ntok, 1)
         if not math.isfinite(loss_value):
             self._fail(f"non-finite loss ({loss_value}) at step {step}")
         params = [p for p in self.raw_model.parameters() if p.grad is not None]
         max_norm = cfg.clip_norm if cfg.clip_norm > 0 else math.inf
+        if self.scaler is not None:
+            self.scaler.unscale_(self.optimizer)  # the norm and the clipping see the true gradients
         norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm))
-        if not math.isfinite(norm):
+        if not math.isfinite(norm) and self.scaler is None:
             self._fail(f"non-finite gradient norm ({norm}) at step {step}")
         lr = self.schedule.step()
-        self.optimizer.step()
+        if self.scaler is not None:
+            # an overflow (non-finite norm) skips this update and lowers the scale; the step counts
+            self.scaler.step(self.optimizer)
+            self.scaler.update()
+            self.history.overflows += int(not math.isfinite(norm))
+        else:
+            self.optimizer.step()
         self.optimizer.zero_grad(set_to_none=True)
         self.step = step
         h = self.history
         h.steps.append(step), h.train_loss.append(loss_value), h.lr.append(lr)
-        h.clipped += int(norm > max_norm)
+        h.clipped += int(math.isfinite(norm) and norm > max_norm)
         h.tokens += int(ntok)
         self._window[0] += loss_value
         self._window[1] += 1
@@ -438,6 +538,13 @@ class Trainer:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             with open(self.out_dir / "metrics.jsonl", "a", encoding="utf-8") as f:
                 f.write(json.dumps(rec) + "\n")
+
+
+def progress_line(rec: dict, max_steps: int | None = None) -> str:
+    """One ``log_every`` record as a plain log line, e.g. ``step 50/2000 | epoch 0.12 | loss
+    3.2140 | lr 1.00e-03 | 5,210 tok/s``."""
+    return " | ".join([f"step {rec['step']}" + (f"/{max_steps}" if max_steps else ""), f"epoch {rec['epoch']:.2f}",
+                       f"loss {rec['train_loss']:.4f}", f"lr {rec['lr']:.2e}", f"{rec['tokens_per_s']:,.0f} tok/s"])
 
 
 def validation_line(rec: dict, *, epoch: float, train_loss: float | None, best: bool, seconds: float,

@@ -47,11 +47,11 @@ from torch import nn
 
 from companion.data.packing import segment_mask, segment_positions
 from companion.errors import ConfigError, DataError
-from companion.models.contract import check_source, checks_values, reorder_by_sentence
+from companion.models.contract import check_source, checks_values, refuse_packed, reorder_by_sentence
 from companion.models.transformer.layers import DecoderLayer, EncoderLayer, KeyValue, SinusoidalPositions
 from companion.models.transformer.masks import cross_mask, decoder_self_mask, encoder_mask, key_padding
 from companion.specials import PAD
-from companion.validation import check_dropout, check_int
+from companion.validation import check_bool, check_dropout, check_int
 
 
 @dataclass
@@ -82,12 +82,6 @@ class TransformerState:
     steps: int = 0
     attention: torch.Tensor | None = None
     group: int = 1
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"Transformer: {name} must be true or false, got {value!r}")
-    return value
 
 
 def _check_ids(ids: torch.Tensor, size: int, name: str, where: str) -> None:
@@ -155,9 +149,9 @@ class Transformer(nn.Module):
         for key, value in (("dropout", dropout), ("attention_dropout", attention_dropout),
                            ("activation_dropout", activation_dropout)):
             check_dropout(key, value, where)
-        self.pre_ln = _check_bool("pre_ln", pre_ln)
-        self.tie_output = _check_bool("tie_output", tie_output)
-        self.share_all_embeddings = _check_bool("share_all_embeddings", share_all_embeddings)
+        self.pre_ln = check_bool("pre_ln", pre_ln, where)
+        self.tie_output = check_bool("tie_output", tie_output, where)
+        self.share_all_embeddings = check_bool("share_all_embeddings", share_all_embeddings, where)
         if share_all_embeddings and src_vocab_size != tgt_vocab_size:
             raise ConfigError(f"{where}: share_all_embeddings needs one joint vocabulary, but "
                               f"src_vocab_size={src_vocab_size} != tgt_vocab_size={tgt_vocab_size}")
@@ -266,10 +260,13 @@ class Transformer(nn.Module):
         hidden, _, weights = self._decoder_stack(x, self_mask, cross_kv, c_mask, need_weights=need_weights)
         return hidden, weights
 
-    def _check_batch(self, batch: Any, where: str) -> None:
+    def _check_batch(self, batch: Any, where: str, *, packed_ok: bool = False) -> None:
         if batch.src is None:
             raise DataError(f"{where}: the batch has no source (src is None)")
-        check_source(batch.src, batch.src_lengths, where)
+        if not packed_ok:
+            refuse_packed(batch, where)
+        packed = getattr(batch, "src_segments", None) is not None or getattr(batch, "tgt_segments", None) is not None
+        check_source(batch.src, batch.src_lengths, where, one_per_row=not packed)
         _check_ids(batch.src, self.src_vocab_size, "src", where)
         _check_ids(batch.tgt_in, self.tgt_vocab_size, "tgt_in", where)
 
@@ -279,7 +276,7 @@ class Transformer(nn.Module):
         scoring ``batch.tgt_out``. A packed batch (``batch.src_segments`` and
         ``batch.tgt_segments``, :mod:`companion.data.packing`) gives every pair of a row the
         logits it would get in a row of its own."""
-        self._check_batch(batch, "Transformer.forward")
+        self._check_batch(batch, "Transformer.forward", packed_ok=True)
         src_seg, tgt_seg = getattr(batch, "src_segments", None), getattr(batch, "tgt_segments", None)
         if (src_seg is None) != (tgt_seg is None):
             raise DataError("Transformer.forward: a packed batch needs both src_segments and tgt_segments")
