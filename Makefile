@@ -33,6 +33,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build $(JB_FLAGS) .
+	$(BIN)/python scripts/build_panel.py _build/html/_static
 	@echo "Book: $(CURDIR)/_build/html/index.html"
 
 test: $(STAMP)
@@ -65,6 +66,7 @@ book-checked: $(STAMP)
 	@mkdir -p _build
 	sed 's/^  execute_notebooks: cache/  execute_notebooks: "off"/' _config.yml > _build/_config.checked.yml
 	$(BIN)/jupyter-book build $(JB_FLAGS) --config _build/_config.checked.yml .
+	$(BIN)/python scripts/build_panel.py _build/html/_static
 
 html-tests: $(STAMP)
 	COMPANION_REQUIRE_BOOK=1 $(BIN)/pytest tests/book -m builtbook -q -p no:cacheprovider

@@ -58,7 +58,7 @@ FAMILIES = ("seq2seq", "rnnsearch", "rnnencdec", "transformer")
 
 #: the scripts in bench/ that this driver runs
 SCRIPTS = ("kosynth.py", "cells.py", "decode.py", "attention.py", "transformer.py", "mfu.py",
-           "chapters.py", "data.py", "convergence.py")
+           "chapters.py", "data.py", "convergence.py", "engines.py")
 #: scripts in bench/ that this driver does not run, and why
 EXCLUDED = {
     "run_all.py": "this driver",
@@ -152,6 +152,7 @@ def plan(quick: bool, with_chapters: bool, notebooks: list[Path] | None = None) 
                                           "--vocab-size", "100", "--repeat", "1"] if q else [])), "transformer", 120),
         Job("bench/mfu.py", py("mfu.py", "--threads", "1", *(["--quick"] if q else [])), "mfu", 90),
         Job("bench/convergence.py", py("convergence.py", *(["--quick"] if q else [])), "convergence", 660),
+        Job("bench/engines.py", py("engines.py", *(["--quick"] if q else [])), "engines", 400),
         Job("baseline", [sys.executable, "-c", "import torch, companion.models, companion.training, "
                                                "companion.decoding"], "baseline", 1),
     ]
@@ -224,6 +225,25 @@ def required_keys(jobs: list[Job]) -> list[Key]:
         Key("attention_beam_after_sentences_per_s", "bench/attention.py", "sentences/CPU-s",
             "RNNsearch beam 5 (decode_corpus), annotations and keys once per sentence (best of "
             "alternating runs)", ref_key="attention_beam_before_sentences_per_s"),
+        # decoding engines on one run's Transformer (bench/engines.py): the number to beat is CTranslate2's
+        *(Key(f"{e}_{s}_b{b}_t1_sentences_per_s", "bench/engines.py", "sentences/s",
+              f"{what}, {s} search, batches of {b}, 1 thread (wall time)",
+              ref_key=f"ct2_float32_{s}_b{b}_t1_sentences_per_s")
+          for s in ("greedy", "beam5") for b in (1, 64)
+          for e, what in (("package", "the package's decoder (PyTorch)"),
+                          ("onnxruntime", "the ONNX export with onnxruntime, the package's search"),
+                          ("ct2_int8", "CTranslate2, int8 weights"))),
+        Key("package_greedy_b64_t1_bleu", "bench/engines.py", "BLEU", "the package's greedy output (batch 64)",
+            ref_text="the run's test references"),
+        Key("ct2_int8_greedy_b64_t1_bleu", "bench/engines.py", "BLEU", "CTranslate2 int8, greedy (batch 64)",
+            ref_key="package_greedy_b64_t1_bleu"),
+        Key("onnxruntime_greedy_equal_to_package", "bench/engines.py", "sentences",
+            "onnxruntime greedy outputs equal to the package's", ref_text="the sentences decoded"),
+        Key("ct2_float32_greedy_equal_to_package", "bench/engines.py", "sentences",
+            "CTranslate2 float32 greedy outputs equal to the package's", ref_text="the sentences decoded"),
+        Key("package_greedy_model_share", "bench/engines.py", "fraction",
+            "share of the package's greedy time (batch 64) inside the model's encode/step; the rest is the "
+            "search loop", ref_text="-"),
         # the corpus generator
         Key("kosynth_pairs_per_s", "bench/kosynth.py", "pairs/s",
             "write_corpus: generation, dedup, splits, challenge sets, files (wall time)",

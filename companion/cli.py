@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "translate": ("companion.commands.translate", "translate stdin to stdout with a checkpoint"),
     "evaluate": ("companion.commands.evaluate", "BLEU, chrF and perplexity of a checkpoint on a split"),
     "average": ("companion.commands.average", "average the weights of checkpoints (Vaswani et al.)"),
+    "export": ("companion.commands.export", "write a run as ONNX graphs or a CTranslate2 model"),
 }
 
 
