@@ -138,3 +138,18 @@ def test_a_model_missing_from_its_record_is_not_measured():
     rows = {r["key"]: r for r in claim_rows(records)}
     assert rows["attention_converged"]["verdict"] == "not measured"
     assert "holds no run of rnnencdec_converged" in rows["attention_converged"]["missing"]
+
+
+def test_table_rows_are_named_before_the_first_comma():
+    """A table's facts name their row before the first comma (the results chapter groups the
+    two BLEU columns of a row by that name), so the _all and _nounk facts of a row agree on it
+    and no name is cut inside a parenthesis."""
+    for table in (BAHDANAU_TABLE1,):
+        rows = {}
+        for f in table:
+            if f.key.endswith(("_all", "_nounk")):
+                rows.setdefault(f.key.rsplit("_", 1)[0], set()).add(f.what.split(",")[0])
+        for key, names in rows.items():
+            assert len(names) == 1, (key, names)
+            (name,) = names
+            assert name.count("(") == name.count(")"), (key, name)

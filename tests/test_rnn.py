@@ -1,5 +1,7 @@
 """Vanilla RNN from its equations: equality with torch.nn.RNN, the toy LM, errors."""
 
+import math
+
 import pytest
 import torch
 from torch import nn
@@ -66,15 +68,35 @@ def test_one_hot_lm_shapes_and_logits():
     assert torch.allclose(h[0, 0], expected_h1, atol=ATOL, rtol=0)
 
 
-def test_hello_is_learned():
+def test_one_word_is_learned():
+    """Chapter 1's word: the two o's of "cocoa" follow the same letter c, yet one must predict c
+    and the other a, so the state has to carry more than the last input."""
     torch.manual_seed(0)
-    model = OneHotRNNLM(4, 3, dtype=torch.float64)
-    ids = encode_chars("hello", "helo")
+    model = OneHotRNNLM(3, 3, dtype=torch.float64)
+    ids = encode_chars("cocoa", "coa")
     x, y = ids[:-1][None], ids[1:][None]
     history = train_full_batch(model, x, y, steps=150, lr=0.05, log_every=50)
     assert [step for step, _ in history] == [0, 50, 100, 150]
     assert history[-1][1] < 0.05 < history[0][1]
-    assert "".join("helo"[i] for i in model(x).argmax(-1)[0]) == "ello"
+    assert "".join("coa"[i] for i in model(x).argmax(-1)[0]) == "ocoa"
+    h, _ = model.hidden_states(x)
+    assert (h[0, 1] - h[0, 3]).norm() > 0.5   # the two o's: different states
+
+
+def test_one_word_cannot_be_learned_without_the_recurrence():
+    """With W_hh fixed at zero both o's of "cocoa" get one prediction: the loss stays above
+    ln(2)/2, the floor chapter 1's first exercise derives."""
+    torch.manual_seed(0)
+    model = OneHotRNNLM(3, 3, dtype=torch.float64)
+    with torch.no_grad():
+        model.rnn.cell.W_hh.zero_()
+    model.rnn.cell.W_hh.requires_grad_(False)
+    ids = encode_chars("cocoa", "coa")
+    x, y = ids[:-1][None], ids[1:][None]
+    history = train_full_batch(model, x, y, steps=200, lr=0.05)
+    assert math.log(2) / 2 - 1e-12 <= history[-1][1] < math.log(2) / 2 + 0.01
+    probs = torch.softmax(model(x)[0], dim=-1)
+    assert torch.allclose(probs[1], probs[3], atol=1e-12, rtol=0)
 
 
 def test_training_is_deterministic():

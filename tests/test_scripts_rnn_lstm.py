@@ -142,8 +142,8 @@ def test_quick_run_writes_every_quantity(tmp_path):
             assert "max_abs_dev" in row and isinstance(row["holds"], bool)
     assert set(data["ngram_bpc"]) == {"2", "3", "4", "5", "6", "7"}
     assert set(data["ngram_settings"]) == {"2", "3", "4", "5", "6", "7"}
-    # the hello RNN's step count is not shrunk: it must still learn "ello"
-    assert data["per_seed"]["0"]["ch1 hello: next characters predicted right (of 4)"] == 4
+    # the one-word RNN's step count is not shrunk: it must still learn "ocoa"
+    assert data["per_seed"]["0"]["ch1 cocoa: next characters predicted right (of 4)"] == 4
     for name in names:
         assert name in proc.stdout
 

@@ -97,7 +97,7 @@ BAHDANAU_TABLE1 = _facts(_B, "Table 1", "table1", [
     ("rnnsearch50_nounk", 34.16, "34.16", "RNNsearch-50, sentences without unknown words"),
     ("rnnsearch50star_all", 28.45, "28.45", "RNNsearch-50*, trained longer, all test sentences"),
     ("rnnsearch50star_nounk", 36.15, "36.15", "RNNsearch-50*, sentences without unknown words"),
-    ("moses_all", 33.30, "33.30", "Moses (phrase-based, extra monolingual data), all sentences"),
+    ("moses_all", 33.30, "33.30", "Moses, all test sentences (phrase-based, extra monolingual data)"),
     ("moses_nounk", 35.63, "35.63", "Moses, sentences without unknown words"),
 ])
 VASWANI_TABLE2 = _facts(_V, "Table 2", "table2", [

@@ -8,7 +8,7 @@
 - :class:`RNNLayer` unrolls it over time with a Python loop, :class:`DeepRNN` stacks layers
   (layer ``l`` reads the hidden states of layer ``l-1``);
 - :class:`OneHotRNNLM` is the smallest complete character language model: one-hot inputs, one
-  recurrent layer, a linear read-out -- the "hello" network of the CS231n notes;
+  recurrent layer, a linear read-out (chapter 1 fits it to the single word "cocoa");
 - :func:`train_full_batch` fits such a toy model to one short string, full batch;
 - :func:`per_step_recurrent_gradients` splits the gradient on the shared ``W_hh`` into the part
   each time step contributes (back-propagation through time sums them).
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 import torch
 from torch import nn
+from torch.func import functional_call
 from torch.nn import functional as F
 
 from companion.errors import ConfigError
@@ -194,8 +195,6 @@ def per_step_recurrent_gradients(model: OneHotRNNLM, inputs: torch.Tensor,
     ``inputs``, ``targets`` ``(B, T)`` character ids; returns ``(T, H, H)``. The model's own
     parameters are not touched (no ``.grad`` is written).
     """
-    from torch.func import functional_call
-
     if inputs.dim() != 2 or inputs.shape != targets.shape:
         raise ConfigError(f"per_step_recurrent_gradients: inputs and targets must both be (B, T), "
                           f"got {tuple(inputs.shape)} and {tuple(targets.shape)}")
