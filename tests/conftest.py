@@ -16,3 +16,13 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(old)
+
+
+@pytest.fixture
+def restore_torch_globals():
+    """Restore torch's thread count and deterministic-algorithms flag after a test that runs the
+    CLI in-process (``companion train`` sets both)."""
+    threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    yield
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(det)

@@ -51,12 +51,7 @@ def data(tmp_path_factory):
     return write_corpus(tmp_path_factory.mktemp("corpus"))
 
 
-@pytest.fixture(autouse=True)
-def restore_torch_globals():
-    threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    yield
-    torch.set_num_threads(threads)
-    torch.use_deterministic_algorithms(det)
+pytestmark = pytest.mark.usefixtures("restore_torch_globals")
 
 
 def train(data, out, *extra, max_steps=10, resume=False):

@@ -23,6 +23,21 @@ def run(cmd, env):
     return done
 
 
+def single_and_ddp(tmp_path, args, env):
+    """Train ``args`` in one process into ``single/`` and on two gloo ranks into ``ddp/``;
+    returns both last checkpoints (after checking that both stopped at step 6) and both
+    metrics logs."""
+    run([sys.executable, "-m", "companion", *args, "--out", str(tmp_path / "single")], env)
+    run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
+         "-m", "companion", *args, "--out", str(tmp_path / "ddp")], env)
+    single = torch.load(tmp_path / "single/checkpoint-last.pt", weights_only=True)
+    ddp = torch.load(tmp_path / "ddp/checkpoint-last.pt", weights_only=True)
+    assert ddp["step"] == single["step"] == 6
+    logs = [[json.loads(x) for x in (tmp_path / name / "metrics.jsonl").read_text().splitlines()]
+            for name in ("single", "ddp")]
+    return single, ddp, *logs
+
+
 @pytest.mark.slow
 def test_two_gloo_ranks_equal_one_process(tmp_path):
     data = write_corpus(tmp_path / "data")
@@ -34,12 +49,7 @@ def test_two_gloo_ranks_equal_one_process(tmp_path):
             # a budget under which the bucket sampler cuts the same global batches for 1 and 2
             # replicas (with 2 it never leaves a one-example batch; here none arises)
             "data.max_tokens=420"]
-    run([sys.executable, "-m", "companion", *args, "--out", str(tmp_path / "single")], env)
-    run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
-         "-m", "companion", *args, "--out", str(tmp_path / "ddp")], env)
-    single = torch.load(tmp_path / "single/checkpoint-last.pt", weights_only=True)
-    ddp = torch.load(tmp_path / "ddp/checkpoint-last.pt", weights_only=True)
-    assert ddp["step"] == single["step"] == 6
+    single, ddp, single_m, ddp_m = single_and_ddp(tmp_path, args, env)
     for k, v in single["model"].items():
         assert torch.allclose(ddp["model"][k], v, rtol=0, atol=1e-6), k
     # the runs did train (parameters moved far more than the tolerance)
@@ -48,8 +58,6 @@ def test_two_gloo_ranks_equal_one_process(tmp_path):
     assert moved > 1e-3
     # same metrics, value by value: the logged loss is the global token mean, the gradient norm
     # the global batch's, and rank 0 validates on the whole valid set (timings excepted)
-    single_m = [json.loads(x) for x in (tmp_path / "single/metrics.jsonl").read_text().splitlines()]
-    ddp_m = [json.loads(x) for x in (tmp_path / "ddp/metrics.jsonl").read_text().splitlines()]
     assert [sorted(r) for r in ddp_m] == [sorted(r) for r in single_m]
     assert sum("valid_nll" in r for r in single_m) == 2 and sum("train_loss" in r for r in single_m) >= 2
     for s, d in zip(single_m, ddp_m):
@@ -87,12 +95,7 @@ def test_two_gloo_ranks_equal_one_process_with_packed_batches(tmp_path):
             "data.max_tokens=400", "data.batching=packed", "model.d_model=16", "model.num_heads=2",
             "model.num_encoder_layers=1", "model.num_decoder_layers=1", "model.d_ff=32",
             "model.dropout=0.0", "train.eval_every=3", "train.log_every=5", "train.warmup_steps=3"]
-    run([sys.executable, "-m", "companion", *args, "--out", str(tmp_path / "single")], env)
-    run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
-         "-m", "companion", *args, "--out", str(tmp_path / "ddp")], env)
-    single = torch.load(tmp_path / "single/checkpoint-last.pt", weights_only=True)
-    ddp = torch.load(tmp_path / "ddp/checkpoint-last.pt", weights_only=True)
-    assert ddp["step"] == single["step"] == 6
+    single, ddp, single_m, ddp_m = single_and_ddp(tmp_path, args, env)
     assert single["config"]["data"]["batching"] == ddp["config"]["data"]["batching"] == "packed"
     d = 16  # model.d_model
     for k, v in single["model"].items():
@@ -106,8 +109,6 @@ def test_two_gloo_ranks_equal_one_process_with_packed_batches(tmp_path):
         assert torch.allclose(other, v, rtol=0, atol=1e-5), k
     first = torch.load(tmp_path / "single/checkpoint-step3.pt", weights_only=True)["model"]
     assert max(float((first[k] - v).abs().max()) for k, v in single["model"].items()) > 1e-3
-    single_m = [json.loads(x) for x in (tmp_path / "single/metrics.jsonl").read_text().splitlines()]
-    ddp_m = [json.loads(x) for x in (tmp_path / "ddp/metrics.jsonl").read_text().splitlines()]
     for s, d in zip(single_m, ddp_m):
         for key in ("train_loss", "valid_nll"):
             if key in s:

@@ -19,15 +19,9 @@ from companion.cli import main
 from companion.training.checkpoint import load_checkpoint, save_checkpoint
 from test_cli_train import CONFIG, ROOT, TINY, write_corpus
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("restore_torch_globals")]
 
 
-@pytest.fixture(autouse=True)
-def restore_torch_globals():
-    threads, det = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    yield
-    torch.set_num_threads(threads)
-    torch.use_deterministic_algorithms(det)
 
 
 @pytest.fixture(scope="module")

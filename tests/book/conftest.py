@@ -8,6 +8,7 @@ without a build skips these tests and says why.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,12 @@ def built_book() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return HTML
+
+
+def chromium() -> str:
+    """The headless browser's executable; skips the test where there is none."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no Chromium on PATH: `apt-get install -y chromium` (.ci/run installs it)")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.book.conftest import ROOT, book_pages
+from tests.book.conftest import ROOT, book_pages, chromium
 
 pytestmark = [pytest.mark.builtbook, pytest.mark.browser]
 
@@ -30,14 +29,6 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--hide-scrollbars",
 ]
-
-
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("no Chromium on PATH: `apt-get install -y chromium` (.ci/run installs it)")
 
 
 def run_chromium(*args: str) -> str:

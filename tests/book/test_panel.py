@@ -17,7 +17,6 @@ import functools
 import http.server
 import importlib.util
 import json
-import shutil
 import socketserver
 import sys
 import threading
@@ -28,7 +27,7 @@ import pytest
 import torch
 
 from tests.book.cdp import Chromium, time_panel
-from tests.book.conftest import ROOT
+from tests.book.conftest import ROOT, chromium
 
 pytestmark = pytest.mark.browser
 
@@ -52,14 +51,6 @@ PAGE = """<!DOCTYPE html>
 PANEL = "document.querySelector('.companion-panel')"
 STATE = f"{PANEL}.dataset.state"
 RNN_PANEL = "document.querySelector('.companion-panel[data-model=tinyrnn]')"
-
-
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("no Chromium on PATH: `apt-get install -y chromium` (.ci/run installs it)")
 
 
 @functools.lru_cache(maxsize=None)
