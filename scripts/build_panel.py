@@ -107,7 +107,7 @@ def build(static_dir: Path, web: Path = WEB, models: Path = MODELS) -> Path:
     """Write the panel's files into ``static_dir/companion-panel`` and copy the chapters'
     exported models from ``models``; returns that folder."""
     install(web)
-    target = Path(static_dir) / "companion-panel"
+    target = Path(static_dir).resolve() / "companion-panel"  # esbuild runs in web/: no relative paths
     (target / "models").mkdir(parents=True, exist_ok=True)
     for script in sorted(Path(models).glob("*.js")):
         shutil.copy2(script, target / "models" / script.name)

@@ -119,11 +119,12 @@ def test_embedded_script_round_trips_the_bytes():
 
 
 @pytest.mark.slow
-def test_build_writes_the_books_panel_files(tmp_path):
+def test_build_writes_the_books_panel_files(tmp_path, monkeypatch):
     if shutil.which("npm") is None and not (WEB / "node_modules" / ".bin" / "esbuild").exists():
         pytest.skip("neither npm nor an installed web/node_modules")
     bp = build_panel()
-    target = bp.build(tmp_path / "_static")
+    monkeypatch.chdir(tmp_path)  # a relative folder, as the Makefile passes it (esbuild runs in web/)
+    target = bp.build(Path("_static"), models=tmp_path / "models")
     assert target == tmp_path / "_static" / "companion-panel"
     assert (target / "panel.js").read_bytes() == (WEB / "panel.js").read_bytes()
     assert (target / "panel.css").read_bytes() == (WEB / "panel.css").read_bytes()
