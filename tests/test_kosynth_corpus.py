@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -16,7 +17,8 @@ from companion.data.kosynth import (CHALLENGES, LEVELS, Level, Pair, format_alig
                                     read_alignments, split_pairs, split_sizes, write_corpus)
 from companion.data.kosynth import english as E
 from companion.data.kosynth.corpus import challenge_sets
-from companion.data.kosynth.grammar import SentenceBuilder, lexicon_of, make_sentence
+from companion.data.kosynth.grammar import (Coord, SentenceBuilder, Sub, lexicon_of,
+                                            make_sentence)
 from companion.data.kosynth.level import parse_knobs
 from companion.data.kosynth.lexicon import ADJECTIVES, NOUNS, VERBS, lemma_count
 from companion.errors import ConfigError, DataError
@@ -67,12 +69,22 @@ def test_punctuation_and_capital(pairs):
 
 
 def test_digits_survive(pairs):
-    n = 0
+    """Korean digits reach the English as English prose writes numbers: above ten in digits
+    (150명 "150"), one to ten in words (3시에 "at three o'clock"); a native numeral above ten
+    is written in digits too (열두 명 "12"), so the English may hold more digits."""
+    n = small = 0
     for p in pairs:
-        ko_digits = Counter(re.findall(r"\d+", p.ko))
-        assert ko_digits == Counter(re.findall(r"\d+", p.en)), p
+        ko_digits = re.findall(r"\d+", p.ko)
+        big = Counter(d for d in ko_digits if int(d) > 10)
+        assert not big - Counter(re.findall(r"\d+", p.en)), p
+        words = {_bare(w) for w in p.en.split()}
+        for d in ko_digits:
+            if int(d) <= 10:
+                assert E.number_word(int(d)) in words, p
+                small += 1
         n += bool(ko_digits)
-    assert n > 100
+    assert n > 45 and small > 10, (n, small)  # (60: no hour beside a lasting property,
+    #                                              no counted recipient)
 
 
 def _inflected_forms():
@@ -129,16 +141,19 @@ def test_phenomena_present(pairs):
     for t in ("negation", "past", "future", "progressive", "question", "wh", "relative",
               "number", "digits", "coordination", "subordination", "nested", "plain",
               "polite", "formal", "ditransitive", "possessive", "name", "plural"):
-        assert tags[t] > 20, t
+        assert tags[t] > (10 if t == "nested" else 20), t  # (nested: one relative deep)
 
 
 def test_length_distribution(pairs):
     lengths = [len(p.en.split()) for p in pairs]
     assert min(lengths) >= 3
-    assert max(lengths) >= 50
-    test = split_pairs(pairs, 0)["test"]
-    long_share = sum(len(p.en.split()) >= 30 for p in test) / len(test)
-    assert long_share >= 0.05
+    assert max(lengths) >= 20
+    # a long sentence is a coherent story (a cause, a place and the deed done there, one
+    # relative clause), never a chain of unrelated clauses nor two linked pairs joined by -고:
+    # about 4.5% reach 15 words, 0.4% 20 (the long challenge set starts at 25)
+    long_share = sum(n >= 15 for n in lengths) / len(lengths)
+    assert long_share >= 0.02, long_share
+    assert split_pairs(pairs, 0)["test"]
 
 
 def test_wh_questions_front_the_wh_word(pairs):
@@ -194,7 +209,7 @@ def test_challenge_sets_carry_their_phenomenon():
     assert all(p.phenomena & {"past", "future", "progressive"} for p in sets["tense"])
     assert all("wh" in p.phenomena for p in sets["wh"])
     assert all("relative" in p.phenomena for p in sets["relative"])
-    assert all(len(p.en.split()) >= 40 for p in sets["long"])
+    assert all(len(p.en.split()) >= 25 for p in sets["long"])
 
 
 def test_alignment_format_roundtrip(tmp_path):
@@ -274,7 +289,7 @@ def test_cli_writes_corpus_byte_identical(tmp_path):
     assert r.stderr.strip().count("\n") == 0 and "use --force" in r.stderr
 
 
-_SUPPLETIVE = re.compile(r"^(모르|몰라|몰랐|모릅|모를)")
+_SUPPLETIVE = re.compile(r"^(모르|모른|몰라|몰랐|모릅|모를)")
 
 
 def _korean_negators(p) -> int:
@@ -287,7 +302,9 @@ def _korean_negators(p) -> int:
             n += 1
         elif "없" in t:
             aligned = {_bare(en[j]) for a, j in p.align if a == i}
-            n += bool(aligned & {"delicious", "interesting"})
+            # (in a contrast the English adjective is elided: "..., but Joo Jaewon is not")
+            n += bool(aligned & {"delicious", "interesting"}) or \
+                (t.startswith(("맛없", "재미없")) and "not" in aligned)
     return n
 
 
@@ -299,7 +316,8 @@ def test_negation_is_translated_once_per_korean_negator(pairs):
         if "안" in toks:  # short negation: skip
             continue
         n_ko = _korean_negators(p)
-        assert n_ko == p.en.split().count("not"), (p.ko, p.en)
+        words = [_bare(w) for w in p.en.split()]  # 어떤 N도 ... 않다: "no N"
+        assert n_ko == words.count("not") + words.count("no"), (p.ko, p.en)
         checked += n_ko > 0
     assert checked > 100
 
@@ -336,33 +354,37 @@ def test_know_and_have_negate_with_their_own_words(many):
         if re.search(r"\bnot (delicious|interesting)\b", p.en):
             assert re.search(r"맛없|재미없", p.ko), (p.ko, p.en)
             forms["없"] += 1
-    assert forms["모르"] > 5 and forms["몰랐"] > 5 and forms["모를"] > 5, forms
-    assert forms["없"] > 5, forms
-    assert any(re.search(r"\bdoes not know\b", p.en) for p in many)
-    assert any(re.search(r"\bdid not know\b", p.en) for p in many)
+    # (the future 모를 is rare in a corpus since negated relative clauses are: every tense is
+    # checked on the conjugation itself in tests/test_kosynth.py)
+    # (negated relative clauses only in the negation challenge set now: fewer 모르는)
+    assert sum(forms[k] for k in ("모르", "모른", "모릅", "몰라", "모를", "몰랐")) > 2, forms
+    assert forms["없"] >= 1, forms
+    assert any(re.search(r"\b(does|did|will) not know\b", p.en) for p in many)
 
 
 def test_no_indefinite_han_before_a_noun_that_reads_as_a_counter(many):
-    """한 개 is "one item": the dog takes 어떤 (어떤 개 "a dog"), and so do the other
-    nouns that read as a counter or another word after 한 (시, 가지, 배, 말 ...)."""
+    """한 개 is "one item": 한 "a" never stands before a noun that reads as a counter or
+    another word after it (개, 시, 가지, 배, 말 ...); such a noun stays bare. 어떤 is never the
+    English "a" (it means "which" or, with 도 under negation, "any")."""
     from companion.data.kosynth.lexicon import HAN_AMBIGUOUS, NOUN_BY_KO
     own = {k: {NOUN_BY_KO[k].en, E.plural(NOUN_BY_KO[k].en)} for k in HAN_AMBIGUOUS}
-    dogs = counted = 0
+    counted = introduced = 0
     for p in many:
         toks, en = p.ko.split(), p.en.split()
         for i in range(len(toks) - 1):
             nxt = toks[i + 1]
+            if toks[i] == "어떤":
+                assert not {_bare(en[j]) for a, j in p.align if a == i} & {"a", "an"}, p
             if toks[i] != "한":
                 continue
             aligned = {_bare(en[j]) for a, j in p.align if a == i + 1}
             for k in HAN_AMBIGUOUS:  # 한 개를 may count apples (사과 한 개를), never a dog
                 if nxt.startswith(k):
                     assert not aligned & own[k], (p.ko, p.en)
-            counted += nxt.startswith("개") and "one" in {_bare(en[j]) for a, j in p.align
-                                                         if a == i}
-        dogs += bool(re.search(r"(^| )어떤 개(에게|를|가|는|도|와|의|만)? ", p.ko)
-                     and re.search(r"\ba dog\b", p.en))
-    assert dogs > 3 and counted > 3, (dogs, counted)
+            counted += nxt.startswith("개") and bool({"one", "a", "an"} & {  # 사과 한 개 "an
+                _bare(en[j]) for a, j in p.align if a == i})  # apple", the count aligned
+            introduced += bool({_bare(en[j]) for a, j in p.align if a == i} & {"a", "an"})
+    assert counted > 3 and introduced > 100, (counted, introduced)
 
 
 # ---------------------------------------------------------------- difficulty levels
@@ -376,10 +398,13 @@ LEVEL_TAGS = ("negation", "past", "future", "progressive", "question", "wh", "re
               "np_coordination", "long")
 #: measured on the fixture (seed 0): distinct English words (lower case, no punctuation)
 #: tiny 432, small 622 (saturated: 20,000 pairs give the same), medium 1566, full 2757
+#: (full: 2300, was 2500 -- negation only where informative, no two activities at once, one
+#: linked pair per story and fewer, fitting modifiers make fewer long sentences; the lemma
+#: coverage below still binds)
 EN_WORDS_BOUND = {"tiny": (300, 500), "small": (450, 700), "medium": (1200, 2000),
-                  "full": (2500, 10_000)}
+                  "full": (2300, 10_000)}
 LEMMA_BOUND = {"tiny": 110, "small": 200, "medium": 800, "full": 1557}
-WH_WORDS = ("누가", "무엇을", "누구를", "누구에게", "어디에", "어디에서", "언제", "왜", "몇")
+WH_WORDS = ("누가", "무엇을", "누구를", "누구에게", "어디로", "어디에서", "언제", "왜", "몇")
 
 
 @pytest.fixture(scope="module")
@@ -398,7 +423,7 @@ def test_named_levels_and_knob_errors():
     small = level_from_name("small")
     assert (small.lemmas_per_class, small.surnames, small.given_names, small.max_clauses,
             small.max_words, small.long_words) == (6, 4, 4, 3, 30, 20)
-    assert level_from_name("full").long_words == 40
+    assert level_from_name("full").long_words == 25
     with pytest.raises(ConfigError, match=r"unknown level 'huge' \(choose from tiny, small, "
                                           r"medium, full\)"):
         level_from_name("huge")
@@ -441,13 +466,18 @@ def test_level_pairs_are_bounded_and_rich(by_level, name):
     used = set().union(*(p.lemmas for p in pairs))
     available = lexicon_of(level).counts()["lemmas"]
     assert len(used) <= available <= LEMMA_BOUND[name]
-    assert len(used) >= 0.95 * available  # the cut keeps nothing the grammar cannot draw
+    # the cut keeps nothing the grammar cannot draw (20,000 pairs draw all but a few; these
+    # 5,000 coherent, shorter pairs draw most)
+    assert len(used) >= 0.85 * available
     tags = Counter(t for p in pairs for t in p.phenomena)
-    assert not [t for t in LEVEL_TAGS if tags[t] < 3], {t: tags[t] for t in LEVEL_TAGS}
+    # (long: at least one -- a coherent story reaches a level's long_words rarely, 2 in the
+    # 5,000 medium pairs of seed 0 once adjectives and places fit their nouns)
+    assert not [t for t in LEVEL_TAGS if tags[t] < (1 if t == "long" else 3)], \
+        {t: tags[t] for t in LEVEL_TAGS}
     assert all(("long" in p.phenomena) == (len(p.en.split()) >= level.long_words)
                for p in pairs)
     wh = Counter(w for p in pairs if "wh" in p.phenomena for w in WH_WORDS
-                 if w in p.ko.split() or (w == "어디에" and "어디에 " in p.ko))
+                 if w in p.ko.split() or (w == "어디로" and "어디로 " in p.ko))
     assert set(wh) == set(WH_WORDS), wh  # every kind of wh-question, 누구를 included
     s = split_pairs(pairs, 0)
     train_ko, train_en = {p.ko for p in s["train"]}, {p.en for p in s["train"]}
@@ -461,10 +491,14 @@ def test_smaller_levels_are_smaller(by_level):
 
 
 def test_small_has_a_long_tail_but_is_mostly_short(by_level):
-    """The book's level: >= 10% of test pairs have >= 20 English words, most are short."""
+    """The book's level: >= 5% of test pairs have >= 12 English words, most are short (a
+    long sentence is one coherent story now -- a cause, a place and the deed done there, one
+    relative clause; no chain of unrelated clauses, no epithet the event does not need -- so
+    far fewer are long than in the first edition's corpus: about 10% reach 12 words, 2.5% 15,
+    0.3% 20; the long challenge set holds the sentences of 25 words and more)."""
     pairs = by_level["small"]
     test = split_pairs(pairs, 0)["test"]
-    assert sum(len(p.en.split()) >= 20 for p in test) / len(test) >= 0.10
+    assert sum(len(p.en.split()) >= 12 for p in test) / len(test) >= 0.05
     lengths = sorted(len(p.en.split()) for p in pairs)
     assert lengths[len(lengths) // 2] <= 12
     assert sum(n <= 15 for n in lengths) / len(lengths) >= 0.6
@@ -532,7 +566,8 @@ def test_level_corpus_is_deterministic_and_described(tmp_path):
             lv["max_clauses"], lv["max_words"], lv["min_words"], lv["long_words"]) == \
         ("small", 6, 4, 4, 3, 30, 3, 20)
     assert sheet["challenge_long_min_words"] == 20 and sheet["challenge"]["long"] == 5
-    assert lv["lexicon"]["lemmas"] == sheet["lexicon_lemmas"] < 200
+    # <= 200: 크다 no longer describes people, so the cut adds one person adjective (조용하다)
+    assert lv["lexicon"]["lemmas"] == sheet["lexicon_lemmas"] <= 200
     assert any(x.startswith("verb:만나다/meet") for x in lv["added_for_coverage"])
     for split in ("train", "valid", "test"):
         st = sheet["splits"][split]
@@ -541,7 +576,7 @@ def test_level_corpus_is_deterministic_and_described(tmp_path):
     assert c["level"]["name"] == "tiny" and c["challenge_long_min_words"] == 13
     full = write_corpus(tmp_path / "f", 10, 3, challenge_size=0)
     assert full["level"]["name"] == "full" and full["lexicon_lemmas"] == lemma_count()
-    assert full["level"]["added_for_coverage"] == [] and full["challenge_long_min_words"] == 40
+    assert full["level"]["added_for_coverage"] == [] and full["challenge_long_min_words"] == 25
 
 
 def test_cli_level_end_to_end(tmp_path, capsys):
@@ -573,3 +608,140 @@ def test_cli_level_end_to_end(tmp_path, capsys):
         assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
         assert message in err
     assert not (tmp_path / "bad").exists()
+
+
+# ---------------------------------------------------------------- articles, links, clause order
+def test_any_is_no_under_negation_and_never_a(many):
+    """어떤 stands only in 어떤 N도 under negation, translated "no N" (never "a N", never with a
+    positive verb: 어떤 팀장도 동물원에 돌아와요 is not Korean)."""
+    n = 0
+    for p in many:
+        toks, en = p.ko.split(), p.en.split()
+        for i, t in enumerate(toks):
+            if t != "어떤":
+                continue
+            aligned = {_bare(en[j]) for a, j in p.align if a == i}
+            assert aligned == {"no"}, (p.ko, p.en)
+            rest = " ".join(toks[i + 1:])
+            assert re.search(r"^(\S+ ){0,2}\S+도 ", rest), p.ko
+            assert re.search(r"(^| )안 |지 않|없|모르|몰", rest), p.ko
+            n += 1
+    assert n > 20
+
+
+def test_article_ambiguity_is_measured(many):
+    from companion.data.kosynth.articles import article_ambiguity
+    got = article_ambiguity(many)
+    assert 0.3 < got["open_share"] < 0.95 and 0.3 < got["pairs_open_share"] < 0.95, got
+    assert got["pairs"] == len(many)
+    from types import SimpleNamespace as P
+    al = ((0, 0), (0, 1), (1, 3), (1, 4), (2, 2))
+    topic = P(ko="소년은 사과를 먹었다.", en="The boy ate the apple.", align=al)
+    subject = P(ko="소년이 사과를 먹었다.", en="The boy ate the apple.", align=al)
+    this = P(ko="이 소년이 먹었다.", en="This boy ate.", align=((0, 0), (1, 1), (2, 2)))
+    assert [article_ambiguity([x])["open"] for x in (topic, subject, this)] == [1, 2, 0]
+    # "a" for a bare object is open ("the" as right); "a" from 한, before the noun or in the
+    # counter phrase, is forced
+    an_apple = P(ko="소년이 사과를 먹었다.", en="The boy ate an apple.", align=al)
+    han = P(ko="한 소년이 잤다.", en="A boy slept.", align=((0, 0), (1, 1), (2, 2)))
+    pig = P(ko="돼지 한 마리가 잤다.", en="A pig slept.",
+            align=((1, 0), (0, 1), (2, 1), (3, 2)))
+    assert [article_ambiguity([x])["open"] for x in (an_apple, han, pig)] == [2, 0, 0]
+
+
+def test_generic_mass_objects_take_no_article(many):
+    """차를 마신다 "drinks tea": a bare mass noun as an object has no "the" (unless a relative
+    clause follows it: "the tea that ...")."""
+    mass = {n.en for ns in NOUNS.values() for n in ns if n.mass and " " not in n.en}
+    bare = 0
+    for p in many:
+        toks, en = p.ko.split(), p.en.split()
+        ko_of = {}
+        for i, j in p.align:
+            ko_of.setdefault(j, set()).add(i)
+        for j in range(len(en) - 1):
+            w = _bare(en[j + 1])
+            if w not in mass or ko_of.get(j + 1, set()) != ko_of.get(j, set()) or (
+                    j + 2 < len(en) and ko_of.get(j + 2) == ko_of[j + 1]):  # "rice ball"
+                continue
+            (i,) = ko_of[j + 1] if len(ko_of[j + 1]) == 1 else (None,)
+            if i is None or not re.search(r"[을를][.?]?$", toks[i]):
+                continue
+            after = _bare(en[j + 2]) if j + 2 < len(en) else ""
+            if _bare(en[j]) == "the":
+                assert after in ("that", "who", "which"), (p.ko, p.en)
+        for j, w in enumerate(en):
+            bare += _bare(w) in mass and (j == 0 or _bare(en[j - 1]) not in ("the", "this",
+                                                                             "that"))
+    assert bare > 100
+
+
+@pytest.mark.parametrize("name", ["tiny", "small", "full"])
+def test_subordinate_clauses_link_related_events_and_precede_no_relative(name):
+    """Every because/when/if clause comes from the link table (no lasting property in it, the
+    same participant or a place and a person); the main clause never opens (in Korean) with a
+    relative clause right after it; -지만 joins one predicate, once negated."""
+    from companion.data.kosynth import coherence as CO
+    from companion.data.kosynth.grammar import SCENES, _SCENE_CAUSES, Clause as Cl, lexicon_of
+    level = LEVELS[name]
+    b = SentenceBuilder(random.Random(3), level)
+    links = {(x[1].key, x[2].key, k) for x in CO.links_in(lexicon_of(level).adjectives,
+                                                          lexicon_of(level).verbs)
+             for k in x[3]}
+    subs = buts = 0
+
+    def walk(node):
+        nonlocal subs, buts
+        if isinstance(node, Cl):
+            return
+        if isinstance(node, Sub) and isinstance(node.main, Coord):
+            # a state that sends someone to a scene: 배고파서 식당에 가서 먹었다
+            assert node.kind == "because" and node.main.kind == "then"
+            assert node.main.right.pred.ko in _SCENE_CAUSES[node.sub.pred.ko]
+            assert node.sub.subj is node.main.left.subj and not node.main.left.ko_subj
+        elif isinstance(node, Sub):
+            subs += 1
+            s, m = node.sub, node.main
+            assert (s.pred.key, m.pred.key, node.kind) in links
+            first = m.subj if m.ko_subj else None
+            assert first is None or not first.rel
+            if not m.ko_subj:  # an object with a relative clause moves before the clause,
+                #                unless the relative clause opens with its own subject
+                assert not any(np is not None and np.rel for np in (m.rec, m.goal))
+                assert node.obj_first == (m.obj is not None and m.obj.rel and
+                                          not m.obj.rel_subj)
+                assert not node.obj_first or s.ko_subj  # (after the shared subject)
+            assert s.subj.head == m.subj.head or s.subj.cls == "place"
+        else:  # after -고 / -지만 a clause names its subject, or it is the subject of the
+            #      clause before -고 (소년은 빵을 먹고 피곤해서 잤다), and no relative clause
+            #      opens it
+            first = node.right
+            while not isinstance(first, Cl):
+                first = first.sub if isinstance(first, Sub) else first.left
+            before = node.left
+            while not isinstance(before, Cl):
+                before = before.main if isinstance(before, Sub) else before.right
+            assert first.ko_subj or (node.kind == "and" and first.subj is before.subj
+                                     and first.en_pron) or (
+                node.kind == "then" and first.subj is before.subj and first.en_no_subj), \
+                (first, before)
+            if node.kind == "then":  # a motion, then a deed its goal is the place of
+                assert before.goal is not None and first.pred.ko in {
+                    ko for ko, _ in SCENES[before.goal.head]}
+            if not first.ko_subj:  # (after 가서 a relative clause with a subject of its own:
+                #                    시장에 가서 할머니가 만든 떡을 샀다)
+                assert not any(np is not None and np.rel and not (
+                    node.kind == "then" and np is first.obj and np.rel_subj)
+                               for np in (first.obj, first.rec, first.goal, first.place))
+        if isinstance(node, Coord) and node.kind == "but":
+            buts += 1
+            assert node.left.pred is node.right.pred
+            assert (node.left.neg is None) != (node.right.neg is None)
+        for child in ((node.sub, node.main) if isinstance(node, Sub) else
+                      (node.left, node.right)):
+            walk(child)
+
+    for i in range(3000):
+        tense = ("present", "past", "future", "progressive")[i % 4]
+        walk(b.tree(0.3 + 0.7 * (i % 10) / 10, tense, 2, budget=level.max_clauses))
+    assert subs > 300 and buts > 30, (subs, buts)

@@ -159,4 +159,8 @@ def test_200k_pairs_are_written_under_a_memory_limit(tmp_path):
     # the limit bites: holding the same pairs in memory does not fit under it
     held = subprocess.run([sys.executable, "-c", code, "list"], cwd=ROOT, capture_output=True,
                           text=True, timeout=900)
-    assert held.returncode != 0 and "MemoryError" in held.stderr
+    # (out of memory inside a C call, CPython may report it as SystemError "error return
+    # without exception set" instead of MemoryError: either way the list did not fit)
+    assert held.returncode != 0 and ("MemoryError" in held.stderr or
+                                     "error return without exception set" in held.stderr), \
+        held.stderr[-500:]

@@ -241,3 +241,25 @@ def test_a_claim_needs_a_real_bool(condition):
     """A non-empty list (or the string "no") is truthy: a claim must not pass by accident."""
     with pytest.raises(TypeError, match="must be a bool"):
         claim("something holds", condition)
+
+
+def test_bands_off_print_why_and_never_raise_then_back_on(glued, capsys):
+    """While a chapter's records describe an earlier corpus, a value far outside its band is
+    neither compared nor printed (the line is the same on every CPU); switched back on, it fails."""
+    from companion.repro import use_bands
+
+    with pytest.raises(ConfigError, match="needs the reason"):
+        use_bands(False)
+    use_bands(False, "the record predates the current corpus")
+    try:
+        check("test BLEU", 12.3456, recorded=80.0, tol=1.0)
+        assert capsys.readouterr().out == \
+            "test BLEU: not compared (the record predates the current corpus)\n"
+        glue_number("bleu", 12.3456, ".1f", recorded=80.0, tol=1.0)
+        stored = glued["bleu"]["text/plain"]
+        assert MEASURED_MARKER in stored and "not compared" in stored
+        assert ast.literal_eval(stored) == "12.3"
+    finally:
+        use_bands(True)
+    with pytest.raises(RecordedNumberError):
+        check("test BLEU", 12.3456, recorded=80.0, tol=1.0)

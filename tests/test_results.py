@@ -185,3 +185,43 @@ def test_tiny_floats_keep_their_significant_digits(tmp_path):
                                                          "small": 0.0123456789}), tmp_path / "tiny.json")
     back = read_record(path)["results"]
     assert back["ratio"] == 1.234568e-13 and back["bleu"] == 72.123457 and back["small"] == 0.01234568
+
+
+def test_records_know_the_corpus_they_were_computed_on(tmp_path, capsys, monkeypatch):
+    """A new record carries the generator's fingerprint and is current; one without it (or with
+    another corpus's) is stale, named in the chapter's note, and turns the band checks off."""
+    import companion.repro as repro
+    from companion.data.kosynth.corpus import generator_fingerprint
+    from companion.experiments import records as R
+
+    fresh = make_record("fresh", "test", {}, {})
+    assert fresh["provenance"]["corpus_fingerprint"] == generator_fingerprint()
+    assert len(generator_fingerprint()) == 16 and R.corpus_current(fresh)
+    old = {**fresh, "name": "old", "provenance": {**fresh["provenance"], "corpus_fingerprint": "0" * 16}}
+    assert not R.corpus_current(old) and R.stale_note(fresh) == ""
+    assert "old" in R.stale_note(fresh, old) and "fresh" not in R.stale_note(fresh, old)
+    for record in (fresh, old):
+        write_record(record, tmp_path / f"{record['name']}.json")
+    monkeypatch.setattr(R, "RESULTS_DIR", tmp_path)
+    try:
+        assert set(R.use_records("fresh")) == {"fresh"} and capsys.readouterr().out == ""
+        assert repro._BANDS_OFF is None
+        R.use_records("fresh", "old")
+        assert "earlier edition of the corpus: old." in capsys.readouterr().out
+        assert repro._BANDS_OFF == R.STALE_REASON
+    finally:
+        repro.use_bands(True)
+
+
+def test_the_fingerprint_follows_the_generator(monkeypatch):
+    """Another generator output gives another fingerprint (the cache is per process)."""
+    from companion.data.kosynth import corpus as C
+
+    first = C.generator_fingerprint()
+    C.generator_fingerprint.cache_clear()
+    real = C.generate_pairs
+    monkeypatch.setattr(C, "generate_pairs", lambda n, seed, level: real(n, seed + 1, level))
+    try:
+        assert C.generator_fingerprint() != first
+    finally:
+        C.generator_fingerprint.cache_clear()

@@ -10,12 +10,15 @@ set          a translation passes when ...
 ===========  ==================================================================================
 numbers      it contains the reference's numbers -- digits and number words -- with the same
              counts (digits copied exactly)
-negation     it has as many negators (not, n't, never, no, nobody, nothing) as the reference
+negation     it has as many negators (not, n't, cannot, never, no, none, nobody, nothing) as the
+             reference, the same scope under "all" ("none of" vs "not all of": 다 안 V vs
+             다 V-지는 않다) and as many words of ability (can, could, able: 못 "cannot")
 tense        its tense marks are the reference's, as a multiset: every auxiliary (will: future;
              was, did, had: past; is, does, has: present) and every form of one of the
              grammar's verbs (``ate``/``walked``: past; ``eats``: present; ``eating``:
              progressive) counts as one mark; a missing mark fails, and so does a wrong extra one
-wh           it opens with the reference's wh-word (and auxiliary) and ends with a question mark
+wh           it opens with the reference's wh-word and the word after it ("how many", "what
+             book", "where did") and ends with a question mark
 relative     it has as many relative pronouns (who, that, which) as the reference
 long         it is the reference, word for word (what else is there to check?)
 ===========  ==================================================================================
@@ -41,7 +44,9 @@ from companion.data.kosynth.corpus import NUMBER_TOKENS
 from companion.errors import DataError
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?::\d+)?|[?.,]")
-NEGATORS = frozenset({"not", "n't", "never", "no", "nobody", "nothing"})
+NEGATORS = frozenset({"not", "n't", "cannot", "never", "no", "none", "nobody", "nothing"})
+#: words of ability: 못 V is "cannot V / could not V / will not be able to V"
+ABILITY = frozenset({"can", "cannot", "can't", "could", "couldn't", "able", "unable"})
 #: auxiliaries and the tense they mark
 AUXILIARIES = {
     **dict.fromkeys(("will", "won't"), "future"),
@@ -102,6 +107,19 @@ def tense_words(text: str) -> Counter:
     return Counter(AUXILIARIES.get(t) or forms[t] for t in tokens(text) if t in AUXILIARIES or t in forms)
 
 
+def scope(text: str) -> tuple[int, int]:
+    """Negation under "all": (partial, total) -- how often "not all" / "not every" (다
+    V-지는 않다: some did not) and "none" (다 안 V: every one did not) occur."""
+    toks = tokens(text)
+    partial = sum(a == "not" and b in ("all", "every") for a, b in zip(toks, toks[1:]))
+    return partial, toks.count("none")
+
+
+def ability(text: str) -> int:
+    """Words of ability (can, could, able ...): what 못 adds to a negation."""
+    return sum(t in ABILITY for t in tokens(text))
+
+
 def relatives(text: str) -> int:
     return sum(t in RELATIVE_PRONOUNS for t in tokens(text)[1:])  # a sentence-initial "Who" asks
 
@@ -118,7 +136,8 @@ def passes(phenomenon: str, hyp: str, ref: str) -> bool:
     if phenomenon == "numbers":
         return numbers(hyp) == numbers(ref)
     if phenomenon == "negation":
-        return negators(hyp) == negators(ref)
+        return negators(hyp) == negators(ref) and scope(hyp) == scope(ref) and \
+            ability(hyp) == ability(ref)
     if phenomenon == "tense":
         return tense_words(hyp) == tense_words(ref)
     if phenomenon == "wh":
@@ -159,5 +178,5 @@ def challenge_accuracy(phenomenon: str, hyps: Sequence[str], refs: Sequence[str]
             "exact": sum(h == r for h, r in zip(hyps, refs)) / len(refs)}
 
 
-__all__ = ["AUXILIARIES", "NEGATORS", "challenge_accuracy", "checkable", "negators", "numbers", "passes",
-           "relatives", "tense_words", "tokens", "verb_tenses"]
+__all__ = ["ABILITY", "AUXILIARIES", "NEGATORS", "ability", "challenge_accuracy", "checkable", "negators",
+           "numbers", "passes", "relatives", "scope", "tense_words", "tokens", "verb_tenses"]

@@ -98,10 +98,13 @@ def provenance() -> dict[str, Any]:
 
     import companion
 
+    from companion.data.kosynth.corpus import generator_fingerprint
+
     git = git_state(RESULTS_DIR.parents[1])
     info: dict[str, Any] = {
         "commit": git["commit"],
         "diff_sha256": git["diff_sha256"],
+        "corpus_fingerprint": generator_fingerprint(),
         "companion": companion.__version__,
         "python": platform.python_version(),
         "torch": torch.__version__,
@@ -170,6 +173,48 @@ def read_record(name_or_path: str | Path) -> dict[str, Any]:
     if missing:
         raise DataError(f"{path}: not a results record (missing {', '.join(missing)})")
     return record
+
+
+def corpus_current(record: Mapping[str, Any]) -> bool:
+    """Whether ``record`` was computed on the corpus the generator makes now: its provenance's
+    ``corpus_fingerprint`` equals :func:`companion.data.kosynth.corpus.generator_fingerprint`
+    (a record older than the fingerprint has none, and is not current)."""
+    from companion.data.kosynth.corpus import generator_fingerprint
+
+    return record.get("provenance", {}).get("corpus_fingerprint") == generator_fingerprint()
+
+
+def stale_note(*records: Mapping[str, Any]) -> str:
+    """One line naming the records among ``records`` that an earlier corpus produced (they are
+    remade once the corpus is final), or "" when every one is current."""
+    old = [r["name"] for r in records if not corpus_current(r)]
+    if not old:
+        return ""
+    names = ", ".join(old)
+    return (f"Computed on an earlier edition of the corpus: {names}. The generator has changed "
+            "since (its Korean was made more natural); these records are remade once, on the final "
+            "corpus, and until then their numbers describe the earlier sentences.")
+
+
+#: why a chapter's bands are not compared while its records are stale (see use_records)
+STALE_REASON = "the record predates the current corpus"
+
+
+def use_records(*names: str) -> dict[str, dict[str, Any]]:
+    """The records a chapter reads, by name; and whether its bands are compared.
+
+    When every one was computed on the current corpus (:func:`corpus_current`), training
+    results are compared with their bands as usual. Otherwise the stale ones are named in one
+    printed paragraph (:func:`stale_note`) and :func:`companion.repro.use_bands` turns the
+    comparisons off for the rest of the chapter: a band from another corpus tests nothing."""
+    from companion.repro import use_bands
+
+    records = {name: read_record(name) for name in names}
+    note = stale_note(*records.values())
+    use_bands(not note, STALE_REASON)
+    if note:
+        print(note)
+    return records
 
 
 def spread(values: Sequence[float]) -> dict[str, float]:

@@ -24,6 +24,8 @@ the same pairs for a seed and level, in other splits.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import random
 from collections import Counter
@@ -35,11 +37,13 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.data.kosynth import korean as KO
 from companion.data.kosynth.english import number_word
 from companion.data.kosynth.digests import DigestSet, digest64
 from companion.data.kosynth.grammar import NATURALNESS_RULES, SentenceBuilder, lexicon_of, make_sentence
 from companion.data.kosynth.heldout import KEY_SPACE, HeldOut, assign, candidate_bound, split_key
 from companion.data.kosynth.level import MIN_WORDS, Level, resolve_level
+from companion.data.kosynth.probes import pick_builder
 from companion.errors import DataError
 
 SPLITS = ("train", "valid", "test")
@@ -47,7 +51,45 @@ SPLITS = ("train", "valid", "test")
 CHALLENGES = ("numbers", "negation", "tense", "wh", "relative", "long")
 _REQUIRE = {"numbers": "number", "negation": "negation", "tense": "tense", "wh": "wh",
             "relative": "relative", "long": "long"}
-LONG_WORDS = 40  # the long challenge set of the full level; see Level.long_words
+LONG_WORDS = 25  # the long challenge set of the full level; see Level.long_words
+#: the relative set keeps sentences of moderate length, so that the relative clause, not the
+#: rest of a long sentence, decides whether a translation is right
+RELATIVE_MAX_WORDS = 16
+#: what each challenge set tests and what it does not (recorded in the datasheet)
+CHALLENGE_NOTES = {
+    "numbers": {
+        "tests": "counted noun phrases (native numerals and digits with their counters: 명, 분, "
+                 "마리, 개, 권, 장 ...) and clock times, each number to be kept exactly",
+        "does_not_test": "ordinals, dates, prices, arithmetic; ages asked with 몇 살 (no "
+                         "number in the reference) are left out"},
+    "negation": {
+        "tests": "안 and -지 않다 (short and long negation) in main and relative clauses; 못 "
+                 "'cannot / could not / will not be able to'; 없다 'does not have', 'there is "
+                 "no'; 모르다 'does not know'; negation and quantity: 한 명도 안 V 'none of ... "
+                 "V' against 다 V-지는 않다 'not all of ... V'",
+        "does_not_test": "negative polarity items (아무도, 전혀), 아니다 'is not', double "
+                         "negation, prohibitions (-지 마), negated questions"},
+    "tense": {
+        "tests": "past, future and progressive main clauses, with the tense of subordinate "
+                 "and relative clauses as the references give it (sequence of tenses in past "
+                 "sentences: 'would meet', 'was cooking')",
+        "does_not_test": "perfect aspects, the pluperfect, habitual -곤 하다, evidentials"},
+    "wh": {
+        "tests": "questions with 누가, 누구를, 무엇을, 어디로, 어디에서, 언제, 왜; 몇 + counter "
+                 "'how many' (of the object or of the subject); 무슨 N 'what N'",
+        "does_not_test": "어떤 'which', embedded questions, several wh-words in one sentence, "
+                         "echo questions, yes/no questions"},
+    "relative": {
+        "tests": "subject and object relative clauses (present, past, future, progressive, "
+                 "negated) in sentences of at most 16 English words, so that the relative "
+                 "clause decides the outcome",
+        "does_not_test": "relatives on adjuncts (the park where ...), stacked relatives, "
+                         "non-restrictive relatives, long-distance dependencies"},
+    "long": {
+        "tests": "sentences of at least the level's long_words English words: coordinated "
+                 "and subordinated clauses with relative clauses inside",
+        "does_not_test": "any one phenomenon: an error anywhere fails the item"},
+}
 MIN_SIZE = 3
 MAX_WORDS = 80  # the full level's longest sentence; see Level.max_words
 #: the corpus format the writer produces (see the module docstring)
@@ -94,6 +136,8 @@ def _challenge_ok(name: str, pair: Pair, long_words: int = LONG_WORDS) -> bool:
         return bool(tags & {"past", "future", "progressive"})
     if name == "long":
         return len(pair.en.split()) >= long_words
+    if name == "relative":
+        return name in tags and len(pair.en.split()) <= RELATIVE_MAX_WORDS
     return name in tags
 
 
@@ -103,6 +147,21 @@ def _draw(builder: SentenceBuilder, require: str | None = None) -> Pair:
         s = make_sentence(builder, require)
         if s.en[0][0].isdigit() or not MIN_WORDS <= len(s.en) <= max_words:
             continue  # no sentence opens with a numeral; 3..max_words English words
+        return Pair(" ".join(s.ko), " ".join(s.en), s.align, s.tags, s.refs, s.lemmas)
+
+
+def _draw_challenge(builder: SentenceBuilder, name: str) -> Pair:
+    """One candidate of challenge set ``name``: from the main grammar, or from one of the
+    builders of :mod:`.probes` (못, 없다, 모르다, the scope of 다, 몇, 무슨), chosen by the
+    set's mix."""
+    fn = pick_builder(builder, name)
+    if fn is None:
+        return _draw(builder, _REQUIRE[name])
+    max_words = builder.level.max_words
+    while True:
+        s = fn(builder, KO.LEVELS[int(builder.rng.random() * len(KO.LEVELS))])
+        if s.en[0][0].isdigit() or not MIN_WORDS <= len(s.en) <= max_words:
+            continue
         return Pair(" ".join(s.ko), " ".join(s.en), s.align, s.tags, s.refs, s.lemmas)
 
 
@@ -189,7 +248,7 @@ class _ChallengeDraw:
         out: list[str] = []
         while len(out) < want and self.attempts < self.limit:
             self.attempts += 1
-            p = _draw(self.builder, _REQUIRE[self.name])
+            p = _draw_challenge(self.builder, self.name)
             if not _challenge_ok(self.name, p, self.level.long_words) or p.ko in self.seen:
                 continue
             self.seen.add(p.ko)  # an excluded Korean sentence stays excluded when drawn again
@@ -339,6 +398,19 @@ def datasheet(splits: dict[str, list[Pair]], challenges: dict[str, list[Pair]], 
     return _datasheet(stats, {name: len(v) for name, v in challenges.items()}, seed, size, level)
 
 
+@functools.lru_cache(maxsize=1)
+def generator_fingerprint() -> str:
+    """16 hex digits that change whenever the generator's output changes: the sha256 of the
+    first 64 pairs of seed 0 at the small and full levels. Datasheets and records carry it, so
+    that a result computed on an earlier corpus is recognised as such
+    (:func:`companion.experiments.records.corpus_current`)."""
+    h = hashlib.sha256()
+    for level in ("small", "full"):
+        for p in generate_pairs(64, 0, level):
+            h.update(f"{p.ko}\t{p.en}\n".encode())
+    return h.hexdigest()[:16]
+
+
 def _datasheet(stats: dict[str, SplitStats], challenge_counts: dict[str, int], seed: int, size: int,
                level: str | Level | None) -> dict:
     from companion import __version__
@@ -352,6 +424,7 @@ def _datasheet(stats: dict[str, SplitStats], challenge_counts: dict[str, int], s
         "version": __version__,
         "format_version": FORMAT_VERSION,
         "format_note": FORMAT_NOTE,
+        "generator_fingerprint": generator_fingerprint(),
         "seed": seed,
         "size": size,
         "level": sheet,
@@ -359,6 +432,7 @@ def _datasheet(stats: dict[str, SplitStats], challenge_counts: dict[str, int], s
         "lemmas_used": len(set().union(*(stats[name].lemmas for name in SPLITS))),
         "splits": {name: stats[name].as_dict() for name in SPLITS},
         "challenge": challenge_counts,
+        "challenge_notes": CHALLENGE_NOTES,
         "challenge_long_min_words": sheet["long_words"],
         "phenomena": dict(sorted(tags.items())),
         "alignment_format": "Pharaoh i-j (i: Korean eojeol, j: English word, from 0)",

@@ -53,6 +53,10 @@ def plural(noun: str) -> str:
         return f"{head} {plural(last)}"
     if noun in IRREGULAR_PLURALS:
         return IRREGULAR_PLURALS[noun]
+    if noun.endswith("child"):  # schoolchild -> schoolchildren
+        return noun + "ren"
+    if noun.endswith("man") and noun not in ("human", "German", "Roman", "shaman"):
+        return noun[:-3] + "men"  # upperclassman -> upperclassmen, chairman -> chairmen
     if noun.endswith(("s", "x", "z", "ch", "sh")):
         return noun + "es"
     if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
@@ -162,11 +166,19 @@ def verb_phrase(verb: str, tense: str, *, plural_subject: bool = False,
 
     Returns ``(before_subject, after_subject)`` lists of ``(word, role)`` with role ``AUX``
     (do/does/did/will/is...), ``NEG`` (not) or ``V`` (the lexical verb or adjective).
-    ``before_subject`` is non-empty only for inverted questions.
+    ``before_subject`` is non-empty only for inverted questions. Besides the tenses of the
+    Korean clause (present, past, future, progressive), two English-only tenses serve the
+    sequence of tenses in a relative clause of a past sentence: ``would`` ("who would
+    meet") and ``past_progressive`` ("who was photographing").
 
     verb_phrase("eat", "past", negated=True) -> ((), (("did","AUX"),("not","NEG"),("eat","V")))
     """
-    if adjective:  # verb is the adjective, the verb is "be"
+    if tense == "would":  # the future seen from the past: "who would meet"
+        aux = ("would", "AUX")
+        rest = [("be", "AUX"), (verb, "V")] if adjective else [(verb, "V")]
+    elif tense == "past_progressive":  # "who was photographing"
+        aux, rest = (be_form("past", plural_subject), "AUX"), [(present_participle(verb), "V")]
+    elif adjective:  # verb is the adjective, the verb is "be"
         if tense == "future":
             aux, rest = ("will", "AUX"), [("be", "AUX"), (verb, "V")]
         else:
@@ -198,6 +210,12 @@ def _split(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
 NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                 "fourteen fifteen sixteen seventeen eighteen nineteen").split()
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def number_text(n: int) -> str:
+    """A number as English prose writes it: one to ten in words, larger ones in digits
+    (number_text(4) == "four", number_text(12) == "12")."""
+    return number_word(n) if 0 <= n <= 10 else str(n)
 
 
 def number_word(n: int) -> str:

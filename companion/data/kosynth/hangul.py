@@ -71,7 +71,7 @@ PARTICLES = {
     "이다": ("이다", "다"),
 }
 #: particles that never alternate
-INVARIANT = ("에", "에서", "에게", "의", "도", "만", "까지", "부터", "한테", "보다")
+INVARIANT = ("에", "에서", "에게", "께", "의", "도", "만", "까지", "부터", "한테", "보다")
 
 
 @lru_cache(maxsize=4096)

@@ -69,6 +69,32 @@ def negative_of(verb: str) -> str | None:
     return None
 
 
+#: honorific verbs that replace the regular -(으)시- form (드시다 "eat, drink" for the
+#: honoured, 주무시다 "sleep", 계시다 "be (somewhere), stay")
+SUPPLETIVE_HONORIFIC = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다", "있다": "계시다"}
+#: dictionary forms written by :func:`honorific` (their polite present is -세요)
+_HONORIFIC_FORMS: set = set(SUPPLETIVE_HONORIFIC.values())
+
+
+@lru_cache(maxsize=None)
+def honorific(verb: str, irr: str | None = None) -> str:
+    """The subject-honorific dictionary form (-(으)시-): 가다 -> 가시다, 읽다 -> 읽으시다,
+    만들다 -> 만드시다, 듣다 -> 들으시다, 돕다 -> 도우시다, 피곤하다 -> 피곤하시다; the
+    suppletive 먹다/마시다 -> 드시다, 자다 -> 주무시다, 있다 -> 계시다. The result is a regular
+    stem in 시 (its polite present is 가세요, see :func:`simple_form`)."""
+    if verb in SUPPLETIVE_HONORIFIC:
+        return SUPPLETIVE_HONORIFIC[verb]
+    cls = irregular_class(verb, irr)
+    if cls == "ㄹ":
+        out = _drop_l(verb, irr) + "시다"
+    elif cls == "하":
+        out = stem(verb) + "시다"
+    else:
+        out = eu_form(verb, "시", irr) + "다"
+    _HONORIFIC_FORMS.add(out)
+    return out
+
+
 def stem(verb: str) -> str:
     """Dictionary form minus 다: stem("먹다") == "먹"."""
     if not verb.endswith("다") or len(verb) < 2:
@@ -213,6 +239,8 @@ def simple_form(verb: str, level: str, tense: str, question: bool = False, *,
     exist = verb.endswith(_EXIST)
     if tense == "present":
         if level == "polite":
+            if verb in _HONORIFIC_FORMS:  # 가시다 -> 가세요 (not 가셔요)
+                return s[:-1] + "세요"
             return infinitive(verb, irr) + "요"
         if level == "formal":
             if _open(s) or irregular_class(verb, irr) == "ㄹ":
@@ -245,7 +273,7 @@ def _future_aux(level: str, question: bool) -> str:
 
 #: verbs that are noun + verb compounds: 안 goes inside them (춤을 안 춘다), so only the
 #: long negation (춤추지 않는다) is generated
-_COMPOUNDS = frozenset("춤추다 미소짓다 산책시키다 잃어버리다".split())
+_COMPOUNDS = frozenset("춤추다 미소짓다 산책시키다 잃어버리다 맛보다".split())
 
 
 def short_negation_ok(verb: str) -> bool:
@@ -259,14 +287,33 @@ def short_negation_ok(verb: str) -> bool:
 @lru_cache(maxsize=None)
 def verb_group(verb: str, level: str, tense: str, *, question: bool = False,
                negation: str | None = None, adj: bool = False,
-               irr: str | None = None) -> tuple[tuple[str, str], ...]:
+               irr: str | None = None, hon: bool = False) -> tuple[tuple[str, str], ...]:
     """The finite predicate as eojeols tagged ``V`` / ``AUX`` / ``NEG``.
 
     ``negation`` is None, ``"short"`` (안 + V) or ``"long"`` (V-지 않다). Short negation is
-    not used with 하다-compounds or the progressive (callers fall back to long).
+    not used with 하다-compounds or the progressive (callers fall back to long). ``hon``: an
+    honoured subject, -(으)시- on the verb (가세요, 기다리셨습니다, 드셨다) and 계시다 for the
+    auxiliary 있다 (가고 계세요, 앉아 계신다).
     """
     if tense not in TENSES:
         raise ValueError(f"unknown tense {tense!r}")
+    if hon:
+        if tense in ("progressive", "resultative"):
+            head = (stem(SUPPLETIVE_HONORIFIC.get(verb, verb)) + "고"  # 드시고 계세요
+                    if tense == "progressive" else infinitive(verb, irr), "V")
+            if negation is None:
+                return (head, (simple_form("계시다", level, "present", question), "AUX"))
+            rest = verb_group("않다", level, "present", question=question, adj=True)
+            return (head, ("계시지", "AUX")) + tuple((w, "NEG" if i == 0 else r)
+                                                   for i, (w, r) in enumerate(rest))
+        if negation in ("short", "long") and negative_of(verb):  # 모르세요, 없으세요
+            group = verb_group(honorific(negative_of(verb)), level, tense, question=question,
+                               adj=adj)
+            return tuple((w, "V+NEG" if r == "V" else r) for w, r in group)
+        if negation == "short" and not short_negation_ok(verb):
+            negation = "long"
+        return verb_group(honorific(verb, irr), level, tense, question=question,
+                          negation=negation, adj=adj)
     if tense == "resultative":  # 앉아 있다; negated 앉아 있지 않다 (the state is negated)
         head = (infinitive(verb, irr), "V")
         if negation is None:
@@ -301,10 +348,11 @@ def verb_group(verb: str, level: str, tense: str, *, question: bool = False,
 
 
 def conjugate(verb: str, level: str, tense: str, *, question: bool = False,
-              negation: str | None = None, adj: bool = False, irr: str | None = None) -> str:
+              negation: str | None = None, adj: bool = False, irr: str | None = None,
+              hon: bool = False) -> str:
     """The finite predicate as text: conjugate("먹다", "polite", "present") == "먹어요"."""
     return " ".join(w for w, _ in verb_group(verb, level, tense, question=question,
-                                             negation=negation, adj=adj, irr=irr))
+                                             negation=negation, adj=adj, irr=irr, hon=hon))
 
 
 @lru_cache(maxsize=None)
@@ -326,14 +374,25 @@ def adnominal(verb: str, tense: str = "present", *, adj: bool = False,
 
 @lru_cache(maxsize=None)
 def adnominal_group(verb: str, tense: str, *, negation: bool = False, adj: bool = False,
-                    irr: str | None = None) -> tuple[tuple[str, str], ...]:
+                    irr: str | None = None, hon: bool = False) -> tuple[tuple[str, str], ...]:
     """Relative-clause predicate as tagged eojeols: (먹는), (먹지, 않는), (먹고, 있는),
     resultative (앉아, 있는) / (앉아, 있지, 않은); suppletive negatives: (모르는), (몰랐던).
 
     알다 / 모르다 take the retrospective -았던 in the past: 알았던 / 몰랐던, since 안 (the
     plain past adnominal of 알다) reads as the negation 안 ("안 아름다운" = "not beautiful")
-    and 모른 reads oddly.
+    and 모른 reads oddly. ``hon``: an honoured subject (사신, 기다리시는, 가고 계신).
     """
+    if hon:
+        if tense in ("progressive", "resultative"):
+            head = (stem(SUPPLETIVE_HONORIFIC.get(verb, verb)) + "고"  # 드시고 계세요
+                    if tense == "progressive" else infinitive(verb, irr), "V")
+            if negation:
+                return (head, ("계시지", "AUX"), ("않은" if tense == "resultative" else "않는",
+                                                 "NEG"))
+            return (head, ("계시는", "AUX"))
+        if negation and negative_of(verb):
+            return adnominal_group(honorific(negative_of(verb)), tense, adj=adj)
+        return adnominal_group(honorific(verb, irr), tense, negation=negation, adj=adj)
     if tense == "resultative":
         head = (infinitive(verb, irr), "V")
         if negation:
@@ -359,20 +418,23 @@ CONNECTIVES = ("and", "but", "because", "when", "if")
 
 @lru_cache(maxsize=None)
 def connective(verb: str, kind: str, tense: str = "present", *, adj: bool = False,
-               irr: str | None = None) -> str:
-    """A non-final clause ending: -고 (and), -지만 (but), -아서/-어서 (because),
+               irr: str | None = None, hon: bool = False) -> str:
+    """A non-final clause ending: -고 (and), -지만 (but), -아서/-어서 (because; then, after
+    a motion: 도서관에 가서 "went to the library and"),
     -(으)ㄹ 때 (when; returns "먹을 때"), -(으)면 (if).
 
     -고 and -지만 carry past tense (먹었고, 먹었지만); -아서 never does; -(으)ㄹ 때 takes
-    past as 먹었을 때.
+    past as 먹었을 때. ``hon``: an honoured subject (가셔서, 드시면, 피곤하셨을 때).
     """
+    if hon:
+        verb, irr = honorific(verb, irr), None
     s = stem(verb)
     past = tense == "past"
     if kind == "and":
         return (past_stem(verb, irr) if past else s) + "고"
     if kind == "but":
         return (past_stem(verb, irr) if past else s) + "지만"
-    if kind == "because":
+    if kind in ("because", "then"):  # (then: 가서 "went and", a motion and what follows)
         return infinitive(verb, irr) + "서"
     if kind == "when":
         return (past_stem(verb, irr) + "을" if past else eu_form(verb, "ㄹ", irr)) + " 때"

@@ -29,7 +29,7 @@ MIN_WORDS = 3
 MAX_CLAUSES = 4
 WORD_LIMITS = (10, 80)
 #: the long challenge set of the full level; shorter levels scale it (see Level.long_words)
-FULL_LONG_WORDS = 40
+FULL_LONG_WORDS = 25
 KNOBS = ("lemmas_per_class", "surnames", "given_names", "max_clauses", "max_words")
 
 
@@ -69,11 +69,11 @@ class Level:
 
     @property
     def long_words(self) -> int:
-        """Threshold of the ``long`` challenge set and tag: 40 English words when sentences
-        may run to 60 or more, else two thirds of ``max_words`` (30 -> 20, 20 -> 13)."""
-        if self.max_words >= 60:
-            return FULL_LONG_WORDS
-        return max(MIN_WORDS + 1, (2 * self.max_words) // 3)
+        """Threshold of the ``long`` challenge set and tag: two thirds of ``max_words`` (30 ->
+        20, 20 -> 13), at most 25 English words (medium and full: 25). (A long sentence tells
+        one story -- a linked pair of clauses about one participant whose arguments carry
+        relative clauses -- and such a story seldom runs past 30 words.)"""
+        return min(FULL_LONG_WORDS, max(MIN_WORDS + 1, (2 * self.max_words) // 3))
 
     def knobs(self) -> dict:
         """The knob values by name (what the datasheet records)."""
