@@ -522,6 +522,7 @@ def test_any_with_negation_is_no():
 
 def test_relative_clause_in_a_past_sentence_follows_the_sequence_of_tenses():
     b = SentenceBuilder(random.Random(4))
+    b.future_relatives = True  # (future relatives: the relative and tense challenge sets)
     seen = set()
     for i in range(400):
         b.ctx_tense = "past"
@@ -531,6 +532,16 @@ def test_relative_clause_in_a_past_sentence_follows_the_sequence_of_tenses():
         assert "will" not in words and not {"is", "are"} & set(words), words
         seen |= {"would", "was", "were"} & set(words)
     assert {"would", "was"} <= seen
+
+
+def test_training_relatives_pick_out_by_what_is_done_or_going_on():
+    """Outside the relative and tense challenge sets no relative clause is future: 요리할 소녀
+    "the girl who will cook" picks a person out by what she has not done yet."""
+    b = SentenceBuilder(random.Random(4))
+    for i in range(300):
+        b.ctx_tense = ("present", "past")[i % 2]
+        rel = b.relative(NOUN_BY_KO["소녀" if i % 3 else "사과"], 1, 0.3)
+        assert not {"will", "would"} & {w for w, _ in rel.en}, rel.en
 
 
 def test_adjective_before_go_keeps_the_present_in_a_future_sentence():
@@ -668,7 +679,10 @@ def test_object_articles_follow_the_event():
     assert english(Clause(_the(b, "소년", "boy"), eat, "present",
                           obj=obj("딸기", "strawberry", "strawberries"))) == "strawberries"
     assert english(Clause(_the(b, "소년", "boy"), eat, "past",
-                          obj=obj("딸기", "strawberry", "strawberries"))) == "a strawberry"
+                          obj=obj("사과", "apple", "apples"))) == "an apple"
+    # (small things bought or eaten by the handful are plural even once: "ate strawberries")
+    assert english(Clause(_the(b, "소년", "boy"), eat, "past",
+                          obj=obj("딸기", "strawberry", "strawberries"))) == "strawberries"
     boys = _the(b, "소년", "boy")
     boys.plural = True
     assert english(Clause(boys, eat, "progressive",

@@ -357,7 +357,7 @@ def test_know_and_have_negate_with_their_own_words(many):
     # (the future 모를 is rare in a corpus since negated relative clauses are: every tense is
     # checked on the conjugation itself in tests/test_kosynth.py)
     # (negated relative clauses only in the negation challenge set now: fewer 모르는)
-    assert sum(forms[k] for k in ("모르", "모른", "모릅", "몰라", "모를", "몰랐")) > 2, forms
+    assert sum(forms[k] for k in ("모르", "모른", "모릅", "몰라", "모를", "몰랐")) >= 2, forms
     assert forms["없"] >= 1, forms
     assert any(re.search(r"\b(does|did|will) not know\b", p.en) for p in many)
 

@@ -576,7 +576,8 @@ def test_arrive_takes_e_and_asks_eodie():
 def test_english_glosses_of_round_three():
     gloss = {n.ko: n.en for ns in NOUNS.values() for n in ns}
     assert (gloss["선배"], gloss["후배"], gloss["어린이"], gloss["올빼미"]) == (
-        "upperclassman", "junior", "child", "owl")
+        "senior colleague", "junior colleague", "child", "owl")  # (round 18: "junior" alone
+    #                                                              reads as an adjective)
     en = {a.ko: a.en for a in ADJECTIVES}
     assert (en["즐겁다"], en["훌륭하다"]) == ("happy", "great")
 

@@ -641,3 +641,14 @@ def test_spaced_compound_nouns_are_not_one_noun():
     assert "same_noun_object" not in _rules(*other)
     assert "same_noun_object" in _rules("야구 선수들은 교실에서 야구 선수 두 명에게 이야기했습니다.",
                                         "The baseball players talked to two baseball players.")
+
+
+def test_a_change_of_state_after_a_condition_is_a_linked_predicate():
+    """"gets tired if she runs" (달리면 피곤하다) is the running -> tired link, and 피곤하세요 of
+    an honoured subject is a statement, not an order."""
+    assert not check_pair("소녀는 달리면 피곤하다.", "The girl gets tired if she runs.")
+    assert not check_pair("소녀는 달리면 피곤할 것이다.", "The girl will get tired if she runs.")
+    assert not check_pair("김민준의 할머니는 일하시면 피곤하세요.",
+                          "Kim Minjun's grandmother gets tired if she works.")
+    assert "seyo_statement" in _rules("김민준의 외삼촌이 금붕어에게 소리치세요.",
+                                      "Kim Minjun's uncle shouts at the goldfish.")

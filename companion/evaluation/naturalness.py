@@ -865,6 +865,10 @@ def _clauses_en(p: _Pair) -> list[range]:
 _PREPOSITIONS = frozenset("to at in on with for from of about into by".split())
 
 
+#: "get" of a change of state ("gets tired if she runs")
+_GET = frozenset("get gets got getting".split())
+
+
 def _is_predicate(words: list[str], k: int) -> bool:
     """Whether the adjective ``words[k]`` is a predicate: after be ("was low", "is not tall",
     "will be tall"), or after the subject of a yes/no question ("Is the sofa low?")."""
@@ -873,8 +877,8 @@ def _is_predicate(words: list[str], k: int) -> bool:
         return False  # "black bean noodles": the noun's own word
     if k == 1 and words[0] in _BE:
         return False  # "Are black bean noodles warm?": the subject's own adjective
-    if prev in _BE or prev in ("not", "also"):
-        return True
+    if prev in _BE or prev in ("not", "also") or prev in _GET:
+        return True  # (and "gets tired", "will get hungry": a change of state)
     if words[0] not in _BE or prev.endswith(("ing", "ed")):
         return False  # "Will the sofa be low?" has its "be"; "Will he slice expensive garlic?"
     return not (prev in _NP_OPENERS or prev in _EN_ADJECTIVES or prev.endswith("'s") or
@@ -2593,8 +2597,9 @@ def _seyo_statement(p: _Pair, raw_ko: str) -> list[str]:
     ko = p.ko
     if not ko or raw_ko.rstrip().endswith("?") or not ko[-1].endswith("세요"):
         return []
-    if p.en and (p.en[0] == "please" or any(w in _BE for w in p.en)):
-        return []  # "the guest is lazy": an adjective (게으르세요) is no order
+    if p.en and (p.en[0] == "please" or any(w in _BE for w in p.en) or any(
+            a in _GET and b in _STATE_ADJECTIVES for a, b in zip(p.en, p.en[1:]))):
+        return []  # "the guest is lazy", "gets tired": an adjective (게으르세요) is no order
     if any(w in ("not", "cannot", "no", "never") or w.endswith("n't") for w in p.en) or \
             ko[-1].startswith(("모르", "없", "있", "계", "아세")):
         return []  # a negation (못하세요: an order says -지 마세요) or a state is no order

@@ -186,6 +186,9 @@ class Clause:
     #: the English drops the subject, shared with the clause before "and" ("went to the
     #: library and read a book")
     en_no_subj: bool = False
+    #: a passing state that follows a condition is a change in English: 달리면 피곤하다 "gets
+    #: tired if she runs", not "is tired if she runs"
+    en_become: bool = False
     manner_pre: bool = False  # the English adverb stands before the verb ("often sings")
 
     @property
@@ -284,6 +287,9 @@ class Generator:
         #: (not 박하은이 요리한 달걀을 요리하다, 신문을 산 학생이 신문을 사다)
         self.main_verb = ""
         self.neg_relatives = False  # negated relative clauses (the negation challenge set)
+        #: future relative clauses (the relative and tense challenge sets): 요리할 소녀 picks a
+        #: person out by what she has not done yet, which a sentence on its own seldom does
+        self.future_relatives = False
         self.want_long = False  # the long challenge set: two linked pairs about one participant
 
     # ------------------------------------------------------------------ noun phrases
@@ -548,7 +554,9 @@ class Generator:
         r = self.rng
         cls = head.cls
         subj_verbs, obj_verbs = self.rel_verbs(head)
-        tense = _pick(r, ("present", "present", "past", "past", "future", "progressive"))
+        tense = _pick(r, ("present", "present", "past", "past", "future", "progressive")
+                      if self.future_relatives else ("present", "present", "past", "past",
+                                                     "progressive"))
         # (a negated relative clause rarely picks anyone out -- 아이가 만나지 않은 선생님: the
         # negation challenge set has them, the training text not)
         neg = self.neg_relatives and r.random() < 0.15
@@ -792,10 +800,14 @@ class Generator:
             return out
         if cl.no_one:  # 어떤 소년도 안 먹었다 "No boy ate": "no" carries the negation
             cl.subj.en[0][1] = (cl.subj.en[0][1], self._role_k("NEG", roles, last))
-        before, after = E.verb_phrase(_en_lemma(cl), tense or cl.en_tense or cl.tense,
+        become = cl.adj and cl.en_become
+        before, after = E.verb_phrase("get" if become else _en_lemma(cl),
+                                      tense or cl.en_tense or cl.tense,
                                       plural_subject=plural,
                                       negated=cl.neg is not None and not cl.no_one,
-                                      question=question, adjective=cl.adj)
+                                      question=question, adjective=cl.adj and not become)
+        if become:  # "gets tired": the adjective after the verb, both the Korean predicate's
+            after = after + tuple((w, "V") for w in _en_lemma(cl).split())
         out = [[w, self._role_k(role, roles, last)] for w, role in before + after]
         if cl.manner is not None and cl.manner.en in _PREVERBAL_EN and not question and \
                 cl.neg is None and (cl.subj is None or not cl.subj.rel or cl.en_pron):
@@ -1004,7 +1016,7 @@ class Generator:
             if wh == "goal":
                 goal = _pick(r, lex.places[:3])
             cl.goal = self.noun_np(("place",), 1, c * 0.7, allow_count=False, noun=goal)
-            if v.instr and r.random() < 0.25:
+            if v.instr and r.random() < 0.25 and wh != "goal":  # (not 어디로 자전거로)
                 fit = [x for x in v.instr if vehicle_fits(x, goal)]  # no plane to a library
                 veh = _pick(r, fit or v.instr)
                 if fit:
@@ -1596,6 +1608,8 @@ class SentenceBuilder(Generator):
             sub.topic = topic_ok and not subj.indefinite
             sub.en_pron = pron
             main = Clause(subj, effect, tense)
+            main.en_become = kind in ("if", "when") and isinstance(effect, Adjective) and \
+                tense in ("present", "future")
             # the subject opens the sentence (소년은 배가 고파서 빵을 먹었다); a subordinate
             # clause before it (배가 고파서 소년은) reads scrambled
             late = False
@@ -2320,8 +2334,16 @@ def object_articles(cl: Clause) -> None:
         return  # one plays, practises, learns "the violin", whatever the habit
     if habitual(cl) or (cl.subj is not None and cl.subj.plural and "|" not in cl.subj.head):
         bare_plural(cl.obj)
+    elif cl.neg is None and cl.obj.head in _HANDFUL:  # (딸기를 샀다 "bought strawberries")
+        bare_plural(cl.obj)
     elif cl.neg is None:  # (not "did not eat an apple")
         indefinite_object(cl.obj)
+
+
+#: small things one buys or eats by the handful: an event's bare object is an English plural
+#: (딸기를 샀다 "bought strawberries", not "a strawberry")
+_HANDFUL = frozenset("딸기 블루베리 라즈베리 체리 방울토마토 땅콩 호두 건포도 콩 대추 마카롱 쿠키 "
+                     "사탕 리치 만두".split())
 
 
 def coordinate_nps(a: NP, b: NP) -> NP:
@@ -2564,6 +2586,7 @@ def _draw_sentence(b: SentenceBuilder, require: str | None, check: bool) -> Sent
     b.count_bias = 0.3 if require == "number" else 0.0
     b.want_long = require == "long"
     b.neg_relatives = require == "negation"
+    b.future_relatives = require in ("relative", "tense")
     if require == "long":
         c = 0.9 + 0.1 * r.random()
     elif require == "relative":

@@ -46,7 +46,7 @@ NOUN_TABLES = {
 경비원:guard 청소부:cleaner 배달원:delivery_worker 우주비행사:astronaut 발명가:inventor
 탐험가:explorer 등산객:hiker 낚시꾼:angler 사냥꾼:hunter 목동:shepherd 어른:adult
 환자:patient 고객:customer 방문객:visitor 주민:resident 시민:citizen 동료:colleague/k
-반장:class_president 후배:junior/k 선배:upperclassman/k 룸메이트:roommate
+반장:class_president 후배:junior_colleague/k 선배:senior_colleague/k 룸메이트:roommate
 농구_선수:basketball_player 축구_선수:soccer_player 야구_선수:baseball_player 수영_선수:swimmer
 가이드:guide 번역가:translator 편집자:editor 연구원:researcher 회계사:accountant 택배_기사:courier
 버스_기사:bus_driver 택시_기사:taxi_driver 기관사:train_driver 조카:nephew/k 고모:aunt/k
@@ -689,7 +689,7 @@ STAGE_ADJECTIVES = """
 #: never 8; a person noun not listed is an adult (20-80), a name any age
 AGE_RANGES = """
 아기:1-2 아이:3-12 어린이:4-12 초등학생:7-12 소년:8-17 소녀:8-17 청소년:13-18 학생:8-24
-대학생:19-27 손자:3-30 손녀:3-30 아들:3-50 딸:3-50 동생:3-50 조카:3-30 후배:13-25 선배:14-27 인턴:20-30
+대학생:19-27 손자:3-30 손녀:3-30 아들:3-50 딸:3-50 동생:3-50 조카:3-30 후배:20-35 선배:23-45 인턴:20-30
 노인:65-99 할머니:60-99 할아버지:60-99 어른:20-80 반장:9-18 신부:24-40 신랑:24-40
 """
 
