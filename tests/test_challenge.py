@@ -251,3 +251,18 @@ def test_probes_honour_an_honoured_subject():
                 pred = " ".join(ko.split()[-2:])  # 못하실 거예요, 걸으셨어요
                 assert any(m in pred for m in "시실신십셨세셔"), ko  # -(으)시- fused or not
     assert seen >= 10, seen
+
+
+def test_training_shows_what_the_challenge_sets_probe():
+    """The probe constructions (못, 없다, 모르다, 한 명도 / 다 ...지는 않다, 몇, 무슨) are drawn
+    into training too, about PROBE_SHARE of the pairs: a challenge item must test a construction
+    the model has seen, not one it never could have learned."""
+    from companion.data.kosynth import generate_pairs
+    from companion.data.kosynth.corpus import PROBE_SHARE
+
+    pairs = generate_pairs(6000, 3, "small")
+    kinds = ("mot", "eopda", "moreuda", "scope_total", "scope_partial", "myeot", "museun")
+    counts = {k: sum(k in p.phenomena for p in pairs) for k in kinds}
+    assert all(n >= 10 for n in counts.values()), counts
+    probed = sum(bool(p.phenomena & set(kinds)) for p in pairs) / len(pairs)
+    assert 0.5 * PROBE_SHARE < probed < 1.5 * PROBE_SHARE, probed

@@ -161,7 +161,7 @@ def test_wh_questions_front_the_wh_word(pairs):
     assert whs
     for p in whs:
         assert p.en.split()[0] in ("Who", "What", "Where", "When", "Why", "How"), p.en
-        assert re.search(r"누가|누구|무엇을|어디|언제|왜|몇", p.ko), p.ko
+        assert re.search(r"누가|누구|무엇을|어디|언제|왜|몇|무슨", p.ko), p.ko
 
 
 def test_same_seed_same_pairs_other_seed_differs():
@@ -293,15 +293,19 @@ _SUPPLETIVE = re.compile(r"^(모르|모른|몰라|몰랐|모릅|모를)")
 
 
 def _korean_negators(p) -> int:
-    """않- (long negation), 모르다 (not 알다), and 맛없-/재미없- where they translate a
-    negated "delicious"/"interesting" (rather than the adjectives "tasteless"/"boring")."""
+    """않- (long negation), 모르다 (not 알다), 없다 "there is no / does not have", and 맛없-/
+    재미없- where they translate a negated "delicious"/"interesting" (rather than the adjectives
+    "tasteless"/"boring")."""
     toks, en = p.ko.split(), p.en.split()
     n = 0
     for i, t in enumerate(toks):
-        if t.startswith("않") or _SUPPLETIVE.match(t):
+        if t.startswith(("않", "못하", "못했", "못할", "못합")) or _SUPPLETIVE.match(t):
             n += 1
         elif "없" in t:
             aligned = {_bare(en[j]) for a, j in p.align if a == i}
+            if aligned & {"no"} or "not" in aligned and "have" in aligned:
+                n += 1  # 없다 "there is no", "does not have"
+                continue
             # (in a contrast the English adjective is elided: "..., but Joo Jaewon is not")
             n += bool(aligned & {"delicious", "interesting"}) or \
                 (t.startswith(("맛없", "재미없")) and "not" in aligned)
@@ -313,7 +317,7 @@ def test_negation_is_translated_once_per_korean_negator(pairs):
     checked = 0
     for p in pairs:
         toks = p.ko.split()
-        if "안" in toks:  # short negation: skip
+        if "안" in toks or "못" in toks:  # short negation: skip
             continue
         n_ko = _korean_negators(p)
         words = [_bare(w) for w in p.en.split()]  # 어떤 N도 ... 않다: "no N"

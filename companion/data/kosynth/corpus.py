@@ -43,7 +43,7 @@ from companion.data.kosynth.digests import DigestSet, digest64
 from companion.data.kosynth.grammar import NATURALNESS_RULES, SentenceBuilder, lexicon_of, make_sentence
 from companion.data.kosynth.heldout import KEY_SPACE, HeldOut, assign, candidate_bound, split_key
 from companion.data.kosynth.level import MIN_WORDS, Level, resolve_level
-from companion.data.kosynth.probes import pick_builder
+from companion.data.kosynth.probes import PROBES, pick_builder
 from companion.errors import DataError
 
 SPLITS = ("train", "valid", "test")
@@ -141,7 +141,14 @@ def _challenge_ok(name: str, pair: Pair, long_words: int = LONG_WORDS) -> bool:
     return name in tags
 
 
+#: the share of training pairs drawn from the builders of :mod:`.probes` (못, 없다, 모르다,
+#: 한 명도 / 다 ...지는 않다, 몇, 무슨): what a challenge set tests, training shows too
+PROBE_SHARE = 0.05
+
+
 def _draw(builder: SentenceBuilder, require: str | None = None) -> Pair:
+    if require is None and builder.rng.random() < PROBE_SHARE:
+        return _draw_probe(builder, PROBES[int(builder.rng.random() * len(PROBES))])
     max_words = builder.level.max_words
     while True:
         s = make_sentence(builder, require)
@@ -157,6 +164,11 @@ def _draw_challenge(builder: SentenceBuilder, name: str) -> Pair:
     fn = pick_builder(builder, name)
     if fn is None:
         return _draw(builder, _REQUIRE[name])
+    return _draw_probe(builder, fn)
+
+
+def _draw_probe(builder: SentenceBuilder, fn) -> Pair:
+    """One pair from the probe builder ``fn``, in a random speech level."""
     max_words = builder.level.max_words
     while True:
         s = fn(builder, KO.LEVELS[int(builder.rng.random() * len(KO.LEVELS))])

@@ -314,6 +314,11 @@ def museun_sentence(b: SentenceBuilder, level: str) -> Sentence:
 
 
 #: challenge set -> (builder or None for the main grammar's sentence, weight)
+#: every probe builder, in a fixed order (the training stream draws from them: see
+#: corpus.PROBE_SHARE)
+PROBES = (mot_sentence, eopda_sentence, moreuda_sentence, scope_sentence, myeot_sentence,
+          museun_sentence)
+
 MIXES = {
     "negation": ((None, 35), (mot_sentence, 20), (eopda_sentence, 15), (moreuda_sentence, 10),
                  (scope_sentence, 20)),
