@@ -148,3 +148,35 @@ def test_make_results_runs_every_short_run_with_five_seeds():
     for script in ("book_seeds", "transformer_ablations"):
         source = (ROOT / "scripts" / f"{script}.py").read_text(encoding="utf-8")
         assert 'default=[0, 1, 2, 3, 4]' in source, script
+
+
+def test_native_review_records_verdicts_and_refuses_another_generator(tmp_path):
+    """scripts/native_review.py: the sample a reviewer reads, the verdicts counted per level
+    (odd and wrong Korean, wrong translations), and clear refusals: a verdict missing, or a
+    sample the generator no longer draws (a review of an earlier generator)."""
+    sample, verdicts, out = tmp_path / "s.md", tmp_path / "v.md", tmp_path / "review.json"
+    _run("scripts/native_review.py", "sample", "--seed", "5", "--out", str(sample))
+    text = sample.read_text(encoding="utf-8")
+    assert text.startswith("# Sample 5") and "\n110. [" in text and "\n1. KO: " in text
+    lines = [f"{n} | ko: natural | en: natural | tr: accurate |" for n in range(1, 111)]
+    lines[2] = "3 | ko: odd | en: odd | tr: accurate | 빵을 혼자 주문하다"
+    lines[40] = "41 | ko: wrong | en: natural | tr: wrong | 풀 is grass here"
+    verdicts.write_text("\n".join(["# verdicts", *lines, "", "summary ..."]), encoding="utf-8")
+    _run("scripts/native_review.py", "record", f"{sample}:{verdicts}", "--out", str(out))
+    rec = read_record(out)
+    pooled = rec["results"]["pooled"]
+    assert pooled["train/small"]["ko_odd"] == 1 and pooled["train/small"]["items"] == 30
+    assert pooled["train/full"]["ko_wrong"] == 1 and pooled["train/full"]["tr_wrong"] == 1
+    assert pooled["train"]["ko_odd_or_wrong"] == 2 and pooled["train"]["items"] == 80
+    assert abs(pooled["train"]["ko_odd_or_wrong_share"] - 2 / 80) < 1e-9
+    item = rec["results"]["reviews"][0]["items"][2]
+    assert item["reason"] == "빵을 혼자 주문하다" and item["level"] == "small"
+    # refused: a missing verdict, and a sentence the generator does not draw for that seed
+    verdicts.write_text("\n".join(lines[:-1]), encoding="utf-8")
+    bad = subprocess.run([sys.executable, "scripts/native_review.py", "record", f"{sample}:{verdicts}",
+                          "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode != 0 and "verdicts for 109 of 110 items (missing [110])" in bad.stderr
+    sample.write_text(text.replace("\n1. KO: ", "\n1. KO: 가짜 ", 1), encoding="utf-8")
+    bad = subprocess.run([sys.executable, "scripts/native_review.py", "record", f"{sample}:{verdicts}",
+                          "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode != 0 and "no longer draws these sentences" in bad.stderr
