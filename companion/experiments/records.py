@@ -201,7 +201,9 @@ STALE_REASON = "the record predates the current corpus"
 
 
 def use_records(*names: str) -> dict[str, dict[str, Any]]:
-    """The records a chapter reads, by name; and whether its bands are compared.
+    """The records a chapter reads that were computed on the generated corpus, by name; and
+    whether its bands are compared (a record of another task, such as chapter 5's reversal
+    task, has no corpus to be stale against and is read with :func:`read_record` alone).
 
     When every one was computed on the current corpus (:func:`corpus_current`), training
     results are compared with their bands as usual. Otherwise the stale ones are named in one
