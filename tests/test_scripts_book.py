@@ -87,6 +87,16 @@ def test_book_seeds_records_where_a_patient_run_stopped_and_every_validation_cur
     for name in ("rnnencdec", "rnnencdec_converged"):
         curve = row[name]["valid_curve"]
         assert curve and all(len(point) == 2 for point in curve)
+    # the scored test pairs are the first 40; the length buckets from LONG_FROM words on hold
+    # every test pair of their lengths, the shorter buckets only the scored ones
+    from companion.experiments import regime as R
+    test = R.book_data(R.QUICK_REGIME).pairs("test", R.recipe("rnnencdec").max_words)
+    long_from = 15
+    for lo, hi, n, _ in row["rnnencdec"]["bleu_by_length"]:
+        pool = test if lo >= long_from else test[:R.QUICK_REGIME.test_sentences]
+        assert n == sum(lo <= R.words(p.en) < hi for p in pool), (lo, hi)
+    assert row["rnnencdec"]["test_n_20_words_or_more"] == sum(R.words(p.en) >= 20 for p in test)
+    assert any(lo >= long_from and n > 0 for lo, _, n, _ in row["rnnencdec"]["bleu_by_length"])
     from companion.experiments.regime import DECODING
 
     assert rec["config"]["decoding"]["length_penalty"] == DECODING.length_penalty
