@@ -293,3 +293,39 @@ def test_the_comparison_table_reads_each_run_at_the_chosen_updates():
         "mixed lengths", "JoeyNMT's", "—", "—")
     assert C.curve_at(runs["joey"], 150) == 120.0 and C.curve_at(runs["joey"], 150, "cpu_s") == 24.0
     assert C.first_update_below(runs["pkg"], 10) == 150 and C.first_update_below(runs["joey"], 10) is None
+
+
+def _recorded(label, updates, cpu_s, ppl, batches=None):
+    run = {"label": label, "curve": {"updates": updates, "cpu_s": cpu_s, "dev_ppl": ppl}}
+    return {**run, "batches": batches} if batches else run
+
+
+def test_ppl_at_interpolates_log_linearly_and_is_none_beyond_the_run():
+    run = _recorded("a", [100, 200], [10.0, 20.0], [1000.0, 10.0])
+    assert C.ppl_at(run, [1.0, 2.0], 1.5) == pytest.approx(100.0)  # halfway in log space
+    assert C.ppl_at(run, [1.0, 2.0], 1.0) == pytest.approx(1000.0)
+    assert C.ppl_at(run, [1.0, 2.0], 2.5) is None and C.ppl_at(run, [1.0, 2.0], 0.5) is None
+
+
+def test_equal_footing_puts_runs_of_different_batch_sizes_on_tokens_and_cpu_time():
+    # run "small" carries half the tokens per update of "big" at half the CPU cost: the same
+    # curve per update is the same curve per CPU-minute and twice as fast per token for "small"
+    curve = dict(updates=[100, 200, 300], cpu_s=[60.0, 120.0, 180.0], ppl=[400.0, 100.0, 25.0])
+    runs = {"small": _recorded("small", **curve, batches=[[10, 1000, 2000]]),
+            "big": _recorded("big", curve["updates"], [120.0, 240.0, 360.0], curve["ppl"])}
+    tokens = {"small": C.tokens_per_update(runs["small"]), "big": 2000.0}
+    assert tokens["small"] == 1000.0
+    rows = {r["run"]: r for r in C.equal_footing_rows(runs, ["small", "big"], tokens, [0.2, 0.3], [2, 4])}
+    assert rows["small"]["ppl at 0.2M tokens"] == pytest.approx(100.0)  # update 200 of "small"
+    assert rows["big"]["ppl at 0.2M tokens"] == pytest.approx(400.0)    # update 100 of "big"
+    assert rows["small"]["ppl at 0.3M tokens"] == pytest.approx(25.0)
+    assert rows["small"]["ppl at 2 CPU-min"] == pytest.approx(100.0)
+    assert rows["big"]["ppl at 2 CPU-min"] == pytest.approx(400.0)
+    assert rows["small"]["ppl at 4 CPU-min"] is None  # beyond its last evaluation
+
+
+def test_tokens_per_update_of_a_package_run_needs_the_task_data():
+    run = _recorded("p", [1], [1.0], [2.0])
+    run["recipe"] = {"max_tokens": 512}
+    with pytest.raises(ConfigError, match="pass the task's data"):
+        C.tokens_per_update(run)

@@ -103,7 +103,7 @@ class ReversalTask:
                 for name, n in (("train", self.train_size), ("dev", self.dev_size), ("test", self.test_size))}
 
 
-@dataclass
+@dataclass(eq=False)
 class ReversalData:
     """A generated :class:`ReversalTask` with its word vocabularies."""
 
@@ -467,7 +467,56 @@ def comparison_rows(runs: dict[str, dict[str, Any]], names: Sequence[str], shown
     return rows
 
 
+def tokens_per_update(run: dict[str, Any], data: ReversalData | None = None, limit: int = 300) -> float:
+    """Real target tokens (labels that count in the loss) per update of a recorded run: JoeyNMT's
+    from the batches its record logged, a package run's from the first ``limit`` training batches
+    of its own loader (its batching and token budget) over ``data``."""
+    if run.get("batches"):
+        return float(np.mean([b[1] for b in run["batches"]]))
+    if data is None:
+        raise ConfigError(f"tokens_per_update: {run.get('label')!r} logged no batches; pass the task's data")
+    return _loader_tokens(data, run["recipe"]["max_tokens"], batching_of(run), limit)
+
+
+@functools.lru_cache(maxsize=16)
+def _loader_tokens(data: ReversalData, max_tokens: int, batching: str, limit: int) -> float:
+    from companion.data.batching import describe_batches
+
+    loader = data.loader("train", max_tokens, shuffle=True, batching=batching)
+    return describe_batches(loader, limit=limit)["target_tokens"]
+
+
+def ppl_at(run: dict[str, Any], axis: Sequence[float], mark: float) -> float | None:
+    """A recorded run's dev perplexity where ``axis`` (one value per evaluation: real tokens or
+    CPU-seconds seen so far) reaches ``mark``, interpolated log-linearly between the two
+    evaluations around it; None outside the evaluated range."""
+    ppl = run["curve"]["dev_ppl"]
+    for (x0, p0), (x1, p1) in zip(zip(axis, ppl), zip(axis[1:], ppl[1:])):
+        if x0 <= mark <= x1 and p0 and p1:
+            t = 0.0 if x1 == x0 else (mark - x0) / (x1 - x0)
+            return math.exp((1 - t) * math.log(p0) + t * math.log(p1))
+    return None
+
+
+def equal_footing_rows(runs: dict[str, dict[str, Any]], names: Sequence[str], tokens: dict[str, float],
+                       token_marks: Sequence[float], cpu_marks: Sequence[float]) -> list[dict[str, Any]]:
+    """One row per recorded run of ``names``: real target tokens per update (``tokens``, see
+    :func:`tokens_per_update`), and its dev perplexity after each of ``token_marks`` real target
+    tokens (millions) and each of ``cpu_marks`` training CPU-minutes -- the comparison per unit of
+    data and per unit of compute that a comparison per update leaves out."""
+    rows = []
+    for name in names:
+        run = runs[name]
+        seen = [u * tokens[name] / 1e6 for u in run["curve"]["updates"]]
+        minutes = [c / 60 for c in run["curve"]["cpu_s"]]
+        row = {"run": run["label"], "real tokens per update": tokens[name]}
+        row.update({f"ppl at {m:g}M tokens": ppl_at(run, seen, m) for m in token_marks})
+        row.update({f"ppl at {m:g} CPU-min": ppl_at(run, minutes, m) for m in cpu_marks})
+        rows.append(row)
+    return rows
+
+
 __all__ = ["BATCH_LABELS", "Curve", "EMBED_INITS", "Evaluator", "Recipe", "ReversalData", "ReversalTask",
-           "batching_of", "comparison_rows", "curve_at", "first_update_below", "greedy_bleu",
-           "inverse_sqrt_lr", "package_model", "peak_lr_options", "plain_loop", "reference_model",
-           "reversal_data", "run", "trainer_loop"]
+           "batching_of", "comparison_rows", "curve_at", "equal_footing_rows", "first_update_below", "greedy_bleu",
+           "inverse_sqrt_lr", "package_model", "peak_lr_options", "plain_loop", "ppl_at", "reference_model",
+           "reversal_data", "run", "tokens_per_update", "trainer_loop"]
