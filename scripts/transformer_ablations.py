@@ -32,6 +32,10 @@ The record goes to ``book/results/ablation-transformer.json`` (``--name``/``--ou
 
     .venv/bin/python scripts/transformer_ablations.py           # five seeds, ~130 CPU-minutes
     .venv/bin/python scripts/transformer_ablations.py --quick --seeds 0 --out /tmp/a.json
+    # split over two processes, then merged into one record:
+    .venv/bin/python scripts/transformer_ablations.py --seeds 0 1 2 --out /tmp/a012.json
+    .venv/bin/python scripts/transformer_ablations.py --seeds 3 4 --out /tmp/a34.json
+    .venv/bin/python scripts/transformer_ablations.py --merge /tmp/a012.json /tmp/a34.json
 
 ``--quick`` swaps in a tiny corpus and a few steps: it checks the plumbing, and its numbers mean
 nothing.
@@ -206,8 +210,46 @@ def config(regime: R.Regime, specs: dict, seeds: list[int], average: str | None,
             "command": python_command()}
 
 
+def merge(sources: list[Path]) -> dict:
+    """One record from records of the same variants made under different seeds (runs split over
+    processes): the seeds' rows side by side and the summary recomputed over all of them. The
+    sources must come from one commit and one configuration apart from their seeds; the record
+    keeps the first source's provenance and lists every source's."""
+    from companion.experiments.records import read_record
+
+    records = [read_record(p) for p in sources]
+    first = records[0]
+    same = {k: v for k, v in first["config"].items() if k not in ("seeds", "command")}
+    for path, rec in zip(sources, records):
+        if rec.get("kind") != "ablation":
+            raise ConfigError(f"{path}: not an ablation record")
+        if {k: v for k, v in rec["config"].items() if k not in ("seeds", "command")} != same:
+            raise ConfigError(f"{path}: its configuration differs from {sources[0]}'s apart from the seeds")
+        if rec["provenance"].get("commit") != first["provenance"].get("commit"):
+            raise ConfigError(f"{path}: made from commit {rec['provenance'].get('commit')}, "
+                              f"{sources[0]} from {first['provenance'].get('commit')}")
+    per_seed: dict = {}
+    for path, rec in zip(sources, records):
+        twice = set(per_seed) & set(rec["results"]["per_seed"])
+        if twice:
+            raise ConfigError(f"{path}: seeds {sorted(twice)} appear in two records")
+        per_seed.update(rec["results"]["per_seed"])
+    seeds = sorted(int(s) for s in per_seed)
+    per_seed = {str(s): per_seed[str(s)] for s in seeds}
+    variants = list(first["config"]["recipes"])
+    config = {**first["config"], "seeds": seeds,
+              "command": [rec["config"]["command"] for rec in records]}
+    results = {"per_seed": per_seed,
+               "summary": summarize(per_seed, seeds, variants, first["config"]["averaging"]["recipe"])}
+    return {**first, "config": config, "results": results,
+            "merged_from": [{"path": str(p), "seeds": rec["config"]["seeds"], "provenance": rec["provenance"]}
+                            for p, rec in zip(sources, records)]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="RECORD",
+                    help="merge records made under different seeds into one (--out or the book's record)")
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), help="recipe names (the first is the reference)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     ap.add_argument("--average", default="transformer", help="the recipe whose checkpoints are averaged ('' for none)")
@@ -216,6 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="write the record here instead")
     ap.add_argument("--quick", action="store_true", help="tiny corpus, a few steps: plumbing only")
     args = ap.parse_args(argv)
+    if args.merge:
+        try:
+            record = merge(args.merge)
+        except ConfigError as exc:
+            ap.error(str(exc))
+        record["name"] = args.name
+        print(f"merged seeds {record['config']['seeds']}; wrote {write_record(record, args.out)}")
+        return 0
     torch.set_num_threads(1)
     try:
         for name in args.variants:

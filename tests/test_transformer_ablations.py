@@ -9,10 +9,14 @@ checkpoints, a record the chapter can read) and that the script trains exactly t
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import torch
+
+from companion.experiments.records import read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "transformer_ablations.py"
@@ -126,3 +130,29 @@ def test_the_script_trains_the_model_the_chapter_trains(script, tmp_path):
     for (name, a), b in zip(reference.state_dict().items(), model.state_dict().values()):
         assert torch.equal(a, b), name
     assert len(list((tmp_path / "run").glob("checkpoint-step*.pt"))) == 3
+
+
+@pytest.mark.slow
+def test_records_of_different_seeds_merge_into_one_and_a_seed_twice_is_refused(tmp_path):
+    def run(*args):
+        return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600)
+
+    variants = ["--variants", "transformer", "transformer_no_warmup", "--quick"]
+    for seed in ("0", "1"):
+        out = run(*variants, "--seeds", seed, "--out", str(tmp_path / f"s{seed}.json"))
+        assert out.returncode == 0, out.stderr[-2000:]
+    merged = tmp_path / "merged.json"
+    out = run("--merge", str(tmp_path / "s0.json"), str(tmp_path / "s1.json"), "--out", str(merged))
+    assert out.returncode == 0, out.stderr[-2000:]
+    rec = read_record(merged)
+    one = [read_record(tmp_path / f"s{s}.json") for s in ("0", "1")]
+    assert rec["config"]["seeds"] == [0, 1] and sorted(rec["results"]["per_seed"]) == ["0", "1"]
+    assert rec["results"]["per_seed"]["1"] == one[1]["results"]["per_seed"]["1"]
+    bleu = [r["results"]["per_seed"][s]["transformer"]["test_bleu"] for r, s in zip(one, ("0", "1"))]
+    assert rec["results"]["summary"]["transformer"]["test_bleu"]["n"] == 2
+    assert rec["results"]["summary"]["transformer"]["test_bleu"]["mean"] == pytest.approx(sum(bleu) / 2, abs=1e-5)
+    assert "transformer_no_warmup - transformer" in rec["results"]["summary"]
+    assert [m["seeds"] for m in rec["merged_from"]] == [[0], [1]]
+    out = run("--merge", str(tmp_path / "s0.json"), str(tmp_path / "s0.json"), "--out", str(tmp_path / "x.json"))
+    assert out.returncode == 2 and "appear in two records" in out.stderr and "Traceback" not in out.stderr
