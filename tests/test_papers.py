@@ -153,3 +153,15 @@ def test_table_rows_are_named_before_the_first_comma():
             assert len(names) == 1, (key, names)
             (name,) = names
             assert name.count("(") == name.count(")"), (key, name)
+
+
+def test_further_tests_count_one_comparison_per_challenge_set_and_no_test_twice():
+    from companion.data.kosynth import CHALLENGES
+
+    from companion.experiments import papers
+
+    tests = papers.further_tests()
+    assert len(tests) == len(set(tests))
+    for name in CHALLENGES:
+        assert sum(f"'{name}'" in t for t in tests) == 1
+    assert not set(tests) & {c.statement for c in papers.CLAIMS}
