@@ -63,32 +63,16 @@ def alignment(model, data: R.BookData, pairs) -> dict | None:
     return {k: {"aer": v.aer, "precision": v.precision, "recall": v.recall} for k, v in scores.items()}
 
 
-#: English words from which the length classes are scored on the whole test split: the scored
-#: 1,000 test pairs hold only a few dozen sentences this long, too few for a length claim
-LONG_FROM = S.LENGTH_BUCKETS[3]
-
-
-def by_length(model, data: R.BookData, test, beam: S.Evaluation, test_words: int | None) -> S.Evaluation:
-    """``beam`` (the scored test pairs) joined with every further test pair of at least
-    :data:`LONG_FROM` English words, decoded the same way: each length bucket from
-    :data:`LONG_FROM` on then holds every test sentence of its lengths."""
-    rest = [p for p in data.pairs("test", test_words)[len(test):] if R.words(p.en) >= LONG_FROM]
-    if not rest:
-        return beam
-    extra = S.evaluate(model, data, rest)
-    return S.score(beam.pairs + extra.pairs, beam.hyps + extra.hyps)
-
-
 def measure(trained: R.Trained, data: R.BookData, test_words: int | None) -> dict:
     """The numbers a chapter reports for one trained model. Every score is on the scored test
     pairs except the length classes (``bleu_by_length``, ``test_bleu_20_words_or_more``), whose
-    long sentences come from the whole test split (:func:`by_length`)."""
+    long sentences come from the whole test split (:func:`~companion.experiments.scoring.with_long_sentences`)."""
     test = data.held_out("test", test_words)
     valid = data.loader(data.held_out("valid", trained.recipe.max_words), shuffle=False)
     beam = S.evaluate(trained.model, data, test)
     greedy = S.evaluate(trained.model, data, test, beam_size=1)
     short = beam.subset(lambda p: R.words(p.en) <= 10)
-    lengths = by_length(trained.model, data, test, beam, test_words)
+    lengths = S.with_long_sentences(trained.model, data, beam, test_words)
     n_long = sum(R.words(p.en) >= 20 for p in lengths.pairs)
     long = lengths.subset(lambda p: R.words(p.en) >= 20) if n_long else None
     aer = alignment(trained.model, data, test)

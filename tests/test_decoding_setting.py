@@ -68,3 +68,19 @@ def test_companion_evaluate_on_a_saved_book_run_reproduces_the_books_bleu(one_th
     printed = float(re.search(r"BLEU = ([\d.]+)", out.getvalue()).group(1))
     assert printed == pytest.approx(book.bleu.score, abs=0.005)  # printed with two decimals
     assert (tmp_path / "hyps.txt").read_text(encoding="utf-8").splitlines() == book.hyps
+
+
+def test_long_sentences_join_only_the_scored_test_pairs(monkeypatch):
+    from companion.errors import DataError
+
+    data = R.book_data(R.QUICK_REGIME)
+    test = data.held_out("test")
+    wrong = S.score(test[1:], [p.en for p in test[1:]])           # not the first test pairs
+    with pytest.raises(DataError, match="not the first test pairs"):
+        S.with_long_sentences(None, data, wrong)
+    # a "model" that translates perfectly: evaluate scores the references themselves
+    monkeypatch.setattr(S, "evaluate", lambda model, data, pairs: S.score(pairs, [p.en for p in pairs]))
+    joined = S.with_long_sentences(None, data, S.score(test, [p.en for p in test]))
+    rest = [p for p in data.pairs("test")[len(test):] if R.words(p.en) >= S.LONG_FROM]
+    assert rest and len(joined.pairs) == len(test) + len(rest)
+    assert joined.pairs[:len(test)] == test and joined.bleu.score == pytest.approx(100.0)

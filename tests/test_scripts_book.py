@@ -91,7 +91,7 @@ def test_book_seeds_records_where_a_patient_run_stopped_and_every_validation_cur
     # every test pair of their lengths, the shorter buckets only the scored ones
     from companion.experiments import regime as R
     test = R.book_data(R.QUICK_REGIME).pairs("test", R.recipe("rnnencdec").max_words)
-    long_from = 15
+    from companion.experiments.scoring import LONG_FROM as long_from
     for lo, hi, n, _ in row["rnnencdec"]["bleu_by_length"]:
         pool = test if lo >= long_from else test[:R.QUICK_REGIME.test_sentences]
         assert n == sum(lo <= R.words(p.en) < hi for p in pool), (lo, hi)

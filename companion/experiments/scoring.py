@@ -74,6 +74,29 @@ def evaluate(model: Any, data: BookData, pairs: Sequence[Pair], *, beam_size: in
     return score(pairs, hyps)
 
 
+#: English words from which the length classes are scored on the whole test split: the scored test
+#: pairs hold only a few dozen sentences this long, too few for a claim about long sentences
+LONG_FROM = LENGTH_BUCKETS[3]
+
+
+def with_long_sentences(model: Any, data: BookData, scored: Evaluation, max_words: int | None = None) -> Evaluation:
+    """``scored`` (the scored test pairs, :meth:`BookData.held_out`, decoded) joined with every
+    further test pair of at least :data:`LONG_FROM` English words, decoded the same way: each
+    length bucket from :data:`LONG_FROM` on then holds every test sentence of its lengths, the
+    shorter ones only the scored pairs. Scores of the whole join mix the two; read it by length
+    (``by_length``, ``subset``)."""
+    test = data.pairs("test", max_words)
+    n = len(scored.pairs)
+    if [p.ko for p in scored.pairs] != [p.ko for p in test[:n]]:
+        raise DataError("with_long_sentences: the scored pairs are not the first test pairs "
+                        "(score data.held_out('test', max_words))")
+    rest = [p for p in test[n:] if words(p.en) >= LONG_FROM]
+    if not rest:
+        return scored
+    extra = evaluate(model, data, rest)
+    return score(scored.pairs + extra.pairs, scored.hyps + extra.hyps)
+
+
 def samples(ev: Evaluation, n: int = 6, *, only_wrong: bool = False, start: int = 0) -> str:
     """``n`` source / reference / output triples as text, marking each output right or wrong."""
     lines = []
