@@ -182,6 +182,14 @@ def test_plot_convergence_draws_every_chosen_run_with_labelled_axes():
     assert figure_problems(left.figure) == []
     with pytest.raises(Exception, match="no experiment d"):
         plot_convergence(record, ["a", "d"])
+    colours = {line.get_color() for line in left.get_lines()}
+    assert len(colours) == 2                                     # two runs of one family, two colours
+    # with real tokens per update: a middle panel against millions of tokens seen
+    left, middle, right = plot_convergence(record, ["a", "b"], tokens={"a": 2000.0, "b": 4000.0})
+    assert [list(line.get_xdata()) for line in middle.get_lines()] == [[0.1, 0.2], [0.2, 0.4]]
+    assert "token" in middle.get_xlabel() and figure_problems(middle.figure) == []
+    with pytest.raises(Exception, match="no tokens per update"):
+        plot_convergence(record, ["a", "b"], tokens={"a": 1.0})
 
 
 def test_the_joeynmt_schedule_applies_the_peak_first_then_lags_one_update_above_a_floor():

@@ -83,20 +83,28 @@ def plot_curves(source: Any, ax=None, *, perplexity: bool = False, label: str | 
     return ax
 
 
+#: distinct colours for the runs of one convergence figure (all of one family, so the book's family
+#: palette would draw them in shades of one red); a run whose label names JoeyNMT is drawn in black
+RUN_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
+
+
 def plot_convergence(record: Any, names: list[str] | None = None, axes=None, *,
-                     title: str = "Learning speed on the reversal task"):
+                     title: str = "Learning speed on the reversal task",
+                     tokens: dict[str, float] | None = None):
     """Learning curves of several runs side by side, from a convergence record
     (``book/results/convergence-transformer.json``, written by ``scripts/convergence.py``; a
     record dict or its name/path).
 
-    Left panel: dev perplexity against optimiser updates (log scale), the measure of learning
-    per update; right panel: the same perplexity against CPU minutes spent training (one thread,
-    evaluations excluded), the measure a user waits for. ``names`` picks and orders the experiments (default: every one of the full
-    size); each is drawn with its ``label``. Returns the two axes."""
+    Panels: dev perplexity (log scale) against optimiser updates, the measure of learning per
+    update; with ``tokens`` (run name -> real target tokens per update, see
+    :func:`companion.experiments.convergence.tokens_per_update`), against millions of real target
+    tokens seen, the measure of learning per datum; and against CPU minutes spent training (one
+    thread, evaluations excluded), the measure a user waits for. ``names`` picks and orders the
+    experiments (default: every one of the full size); each is drawn with its ``label``, in a
+    colour and line style of its own. Returns the axes."""
     import matplotlib.pyplot as plt
 
     from companion.experiments.records import read_record
-    from companion.plots.palette import colours_for
 
     if not isinstance(record, dict):
         record = read_record(record)
@@ -107,27 +115,37 @@ def plot_convergence(record: Any, names: list[str] | None = None, axes=None, *,
     if missing or not names:
         raise DataError(f"{record.get('name')}: no experiment {', '.join(missing) or '(none chosen)'} "
                         f"(has: {', '.join(runs) or 'none'})")
+    if tokens is not None and any(n not in tokens for n in names):
+        raise DataError(f"plot_convergence: no tokens per update for {[n for n in names if n not in tokens]}")
+    panels = 3 if tokens is not None else 2
     if axes is None:
-        fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+        fig, axes = plt.subplots(1, panels, figsize=(5.5 * panels, 3.8))
         fig.suptitle(title)
-    left, right = axes
+    if len(axes) != panels:
+        raise DataError(f"plot_convergence: {panels} axes needed, got {len(axes)}")
     labels = [runs[n].get("label", n) for n in names]
-    colours = colours_for(labels)
     styles = [("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", (0, (5, 1, 1, 1)))]
+    others = iter(RUN_COLOURS * 2)
+    colours = {label: "black" if "joeynmt" in label.lower() else next(others) for label in labels}
     for i, (name, label) in enumerate(zip(names, labels)):
         curve = runs[name]["curve"]
-        marker, line = styles[i % len(styles)]  # the runs of one family share a colour: tell them apart
+        marker, line = styles[i % len(styles)]
         style = {"marker": marker, "linestyle": line, "ms": 3.5, "lw": 1.5, "color": colours[label]}
-        left.plot(curve["updates"], curve["dev_ppl"], label=label, **style)
-        right.plot([s / 60 for s in curve["cpu_s"]], curve["dev_ppl"], label=label, **style)
-    for ax in axes:
+        xs = [curve["updates"]]
+        if tokens is not None:
+            xs.append([u * tokens[name] / 1e6 for u in curve["updates"]])
+        xs.append([s / 60 for s in curve["cpu_s"]])
+        for ax, x in zip(axes, xs):
+            ax.plot(x, curve["dev_ppl"], label=label, **style)
+    titles = [("optimiser updates", "per update")]
+    if tokens is not None:
+        titles.append(("millions of real target tokens seen", "per real target token"))
+    titles.append(("CPU minutes of training (one thread)", "per CPU minute"))
+    for ax, (xlabel, panel) in zip(axes, titles):
         ax.set_yscale("log")
         ax.set_ylabel("dev perplexity (log scale)")
-    left.set_xlabel("optimiser updates")
-    left.set_title("per update")
-    right.set_xlabel("CPU minutes of training (one thread)")
-    right.set_title("per CPU minute")
-    for ax in axes:
+        ax.set_xlabel(xlabel)
+        ax.set_title(panel)
         ax.grid(alpha=0.3)
-    left.legend(frameon=False, fontsize=8)
+    axes[0].legend(frameon=False, fontsize=8)
     return axes
