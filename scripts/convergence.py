@@ -200,7 +200,10 @@ def merge(path: Path, entries: dict[str, dict], task: C.ReversalTask, quick: boo
         results = dict(read_record(path)["results"])
         experiments = dict(results.get("experiments", {}))
     experiments.update(entries)
-    config = {"task": dataclasses.asdict(task), "quick": quick, "threads": torch.get_num_threads(),
+    # the threads the runs trained on (each keeps its provenance); a merge itself trains nothing
+    ran_on = sorted({e["provenance"]["torch_threads"] for e in experiments.values() if "provenance" in e})
+    threads = ran_on[0] if len(ran_on) == 1 else (ran_on or torch.get_num_threads())
+    config = {"task": dataclasses.asdict(task), "quick": quick, "threads": threads,
               "sizes": {k: {**dataclasses.asdict(v), "recipe": dataclasses.asdict(v.recipe)}
                         for k, v in SIZES.items()},
               "targets": {"dev_ppl": TARGET_PPL, "dev_bleu": TARGET_BLEU}, "command": python_command()}
