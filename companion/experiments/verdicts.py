@@ -63,6 +63,11 @@ import numpy as np
 from companion.errors import DataError
 
 HOLDS, OPPOSITE, NOISE, FEW = "holds", "opposite", "within noise", "too few seeds"
+#: each verdict (and the two states of an untested claim) as the verb of a sentence: "the claim
+#: that ... holds / comes out opposite / is within noise"
+SAYS = {HOLDS: "holds", OPPOSITE: "comes out opposite", NOISE: "is within noise",
+        FEW: "cannot be judged with so few seeds", "not measured": "was not measured",
+        "not tested": "is not tested"}
 #: the level of every test of the book
 ALPHA = 0.05
 #: the most seeds an exact sign-flip test enumerates (2^20 patterns)
@@ -278,5 +283,5 @@ def per_seed(record: Mapping[str, Any], model: str, key: str) -> list[float]:
         raise DataError(f"{record.get('name')}: some seed has no {key!r} for {model!r}") from None
 
 
-__all__ = ["ALPHA", "FEW", "HOLDS", "NOISE", "OPPOSITE", "Verdict", "decide", "judge", "judge_not_worse",
+__all__ = ["ALPHA", "FEW", "HOLDS", "NOISE", "OPPOSITE", "SAYS", "Verdict", "decide", "judge", "judge_not_worse",
            "judge_unpaired", "paired", "per_seed", "permutation_pvalues", "sign_flip_pvalues"]
