@@ -225,3 +225,48 @@ def test_the_fingerprint_follows_the_generator(monkeypatch):
         assert C.generator_fingerprint() != first
     finally:
         C.generator_fingerprint.cache_clear()
+
+
+def test_a_record_of_one_level_outlives_changes_to_another(monkeypatch):
+    """Revising the full level's lexicon leaves the book's small-level records current, but not
+    a record that read both levels; a change to the small level makes both stale. A record made
+    before records carried per-level fingerprints is judged through the legacy table."""
+    from companion.data.kosynth import corpus as C
+    from companion.experiments import records as R
+
+    small_run = make_record("run", "test", {"regime": {"level": "small"}}, {})
+    review = make_record("review", "test", {"sections": [["train", "full", 50]]}, {})
+    lexicon = make_record("lex", "test", {"regime": {"level": "small+lemmas_per_class=12"}}, {})
+    assert small_run["provenance"]["corpus_fingerprints"]["small"] == C.level_fingerprint("small")
+    assert R.corpus_levels(small_run) == ("small",) and R.corpus_levels(review) is None
+    assert R.corpus_levels(lexicon) is None
+    real = C.generate_pairs
+
+    def changed(level_changed):
+        def gen(n, seed, level):
+            pairs = real(n, seed, level)
+            return pairs[1:] + pairs[:1] if level == level_changed else pairs
+        return gen
+
+    def caches():
+        C.generator_fingerprint.cache_clear()
+        C.level_fingerprint.cache_clear()
+
+    try:
+        for level, run_current in (("full", True), ("small", False)):
+            caches()
+            monkeypatch.setattr(C, "generate_pairs", changed(level))
+            assert R.corpus_current(small_run) is run_current, level
+            assert not R.corpus_current(review) and not R.corpus_current(lexicon)
+            monkeypatch.setattr(C, "generate_pairs", real)
+        caches()
+        legacy = {**small_run, "provenance": {k: v for k, v in small_run["provenance"].items()
+                                              if k != "corpus_fingerprints"}}
+        legacy["provenance"]["corpus_fingerprint"] = "f" * 16
+        assert not R.corpus_current(legacy)  # an unknown old corpus
+        monkeypatch.setitem(R.LEGACY_LEVEL_FINGERPRINTS, "f" * 16,
+                            {"small": C.level_fingerprint("small"), "full": "0" * 16})
+        assert R.corpus_current(legacy)
+    finally:
+        caches()
+

@@ -98,13 +98,15 @@ def provenance() -> dict[str, Any]:
 
     import companion
 
-    from companion.data.kosynth.corpus import generator_fingerprint
+    from companion.data.kosynth.corpus import (FINGERPRINT_LEVELS, generator_fingerprint,
+                                               level_fingerprint)
 
     git = git_state(RESULTS_DIR.parents[1])
     info: dict[str, Any] = {
         "commit": git["commit"],
         "diff_sha256": git["diff_sha256"],
         "corpus_fingerprint": generator_fingerprint(),
+        "corpus_fingerprints": {level: level_fingerprint(level) for level in FINGERPRINT_LEVELS},
         "companion": companion.__version__,
         "python": platform.python_version(),
         "torch": torch.__version__,
@@ -175,13 +177,43 @@ def read_record(name_or_path: str | Path) -> dict[str, Any]:
     return record
 
 
+#: the per-level fingerprints of corpora recorded before records carried them: the generator
+#: at commit d626e1d (combined fingerprint 1de0c13bb08629c6) measured level by level
+LEGACY_LEVEL_FINGERPRINTS: dict[str, dict[str, str]] = {
+    "1de0c13bb08629c6": {"small": "3e79c9b49dac5b44", "full": "b3ca661988bc19ad"},
+}
+
+
+def corpus_levels(record: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The named corpus levels ``record`` was computed on: ``("small",)`` for a run of the
+    book's regime (``config.regime.level`` a level name), None where it may depend on every
+    level (a review of both levels, a regime with changed knobs such as the lexicon curve's)."""
+    from companion.data.kosynth.corpus import FINGERPRINT_LEVELS
+
+    regime = record.get("config", {}).get("regime")
+    level = regime.get("level") if isinstance(regime, Mapping) else None
+    return (level,) if level in FINGERPRINT_LEVELS else None
+
+
 def corpus_current(record: Mapping[str, Any]) -> bool:
     """Whether ``record`` was computed on the corpus the generator makes now: its provenance's
-    ``corpus_fingerprint`` equals :func:`companion.data.kosynth.corpus.generator_fingerprint`
-    (a record older than the fingerprint has none, and is not current)."""
-    from companion.data.kosynth.corpus import generator_fingerprint
+    ``corpus_fingerprint`` equals :func:`companion.data.kosynth.corpus.generator_fingerprint`,
+    or, for a record of one level (:func:`corpus_levels`), that level's fingerprint is
+    unchanged (``corpus_fingerprints``, or :data:`LEGACY_LEVEL_FINGERPRINTS` for a record made
+    before records carried them). A record older than the fingerprint has none: not current."""
+    from companion.data.kosynth.corpus import generator_fingerprint, level_fingerprint
 
-    return record.get("provenance", {}).get("corpus_fingerprint") == generator_fingerprint()
+    provenance = record.get("provenance", {})
+    combined = provenance.get("corpus_fingerprint")
+    if combined is None:
+        return False
+    if combined == generator_fingerprint():
+        return True
+    levels = corpus_levels(record)
+    if levels is None:
+        return False
+    known = provenance.get("corpus_fingerprints") or LEGACY_LEVEL_FINGERPRINTS.get(combined, {})
+    return all(known.get(level) == level_fingerprint(level) for level in levels)
 
 
 def stale_note(*records: Mapping[str, Any]) -> str:

@@ -410,17 +410,34 @@ def datasheet(splits: dict[str, list[Pair]], challenges: dict[str, list[Pair]], 
     return _datasheet(stats, {name: len(v) for name, v in challenges.items()}, seed, size, level)
 
 
+#: the levels a fingerprint covers (a record of the book's regime depends on ``small`` only)
+FINGERPRINT_LEVELS = ("small", "full")
+
+
+def _pairs_digest(levels: tuple[str, ...]) -> str:
+    h = hashlib.sha256()
+    for level in levels:
+        for p in generate_pairs(64, 0, level):
+            h.update(f"{p.ko}\t{p.en}\n".encode())
+    return h.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def level_fingerprint(level: str) -> str:
+    """16 hex digits that change whenever the generator's output at one named ``level``
+    changes: the sha256 of the first 64 pairs of seed 0 at that level. A record computed on
+    the small level stays current while the full level's lexicon is revised."""
+    return _pairs_digest((level,))
+
+
 @functools.lru_cache(maxsize=1)
 def generator_fingerprint() -> str:
     """16 hex digits that change whenever the generator's output changes: the sha256 of the
     first 64 pairs of seed 0 at the small and full levels. Datasheets and records carry it, so
     that a result computed on an earlier corpus is recognised as such
-    (:func:`companion.experiments.records.corpus_current`)."""
-    h = hashlib.sha256()
-    for level in ("small", "full"):
-        for p in generate_pairs(64, 0, level):
-            h.update(f"{p.ko}\t{p.en}\n".encode())
-    return h.hexdigest()[:16]
+    (:func:`companion.experiments.records.corpus_current`); records also carry
+    :func:`level_fingerprint` of each level."""
+    return _pairs_digest(FINGERPRINT_LEVELS)
 
 
 def _datasheet(stats: dict[str, SplitStats], challenge_counts: dict[str, int], seed: int, size: int,
