@@ -192,7 +192,7 @@ def test_probe_alignments_link_every_word():
      ((0, 1), (0, 2), (0, 3), (1, 0), (2, 0), (3, 0), (4, 4))),
     (3, "small", "scope_sentence", "polite", "아이들이 모두 걷지는 않았어요.",
      "Not all of the children walked.", ((0, 2), (0, 3), (0, 4), (1, 1), (2, 5), (3, 0))),
-    (2, "full", "myeot_sentence", "formal", "가수 몇 명이 울고 있습니까?", "How many singers are crying?",
+    (2, "full", "myeot_sentence", "formal", "농부 몇 명이 울고 있습니까?", "How many farmers are crying?",
      ((0, 2), (1, 0), (1, 1), (2, 2), (3, 4), (4, 3))),
 ])
 def test_pinned_probe_references(seed, level, builder, style, ko, en, align):

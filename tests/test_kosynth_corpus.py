@@ -299,7 +299,7 @@ def _korean_negators(p) -> int:
     toks, en = p.ko.split(), p.en.split()
     n = 0
     for i, t in enumerate(toks):
-        if t.startswith(("않", "못하", "못했", "못할", "못합")) or _SUPPLETIVE.match(t):
+        if t.startswith(("않", "못하", "못했", "못할", "못합", "못해")) or _SUPPLETIVE.match(t):
             n += 1
         elif "없" in t:
             aligned = {_bare(en[j]) for a, j in p.align if a == i}
@@ -313,7 +313,8 @@ def _korean_negators(p) -> int:
 
 
 def test_negation_is_translated_once_per_korean_negator(pairs):
-    """Every Korean negator (않-, 모르-, 없- for 있-) is one English "not", and vice versa."""
+    """Every Korean negator (않-, 못하-, 모르-, 없- for 있-) is one English "not" ("cannot"), and
+    vice versa."""
     checked = 0
     for p in pairs:
         toks = p.ko.split()
@@ -321,7 +322,8 @@ def test_negation_is_translated_once_per_korean_negator(pairs):
             continue
         n_ko = _korean_negators(p)
         words = [_bare(w) for w in p.en.split()]  # 어떤 N도 ... 않다: "no N"
-        assert n_ko == words.count("not") + words.count("no"), (p.ko, p.en)
+        assert n_ko == words.count("not") + words.count("no") + words.count("cannot"), \
+            (p.ko, p.en)  # (-지 못하다: "cannot")
         checked += n_ko > 0
     assert checked > 100
 
@@ -382,8 +384,9 @@ def test_no_indefinite_han_before_a_noun_that_reads_as_a_counter(many):
             if toks[i] != "한":
                 continue
             aligned = {_bare(en[j]) for a, j in p.align if a == i + 1}
-            for k in HAN_AMBIGUOUS:  # 한 개를 may count apples (사과 한 개를), never a dog
-                if nxt.startswith(k):
+            counter = i > 0 and aligned <= {_bare(en[j]) for a, j in p.align if a == i - 1}
+            for k in HAN_AMBIGUOUS:  # 한 개를 may count apples (사과 한 개를), never a dog (a
+                if nxt.startswith(k) and not counter:  # counter aligns with its noun: 핫도그)
                     assert not aligned & own[k], (p.ko, p.en)
             counted += nxt.startswith("개") and bool({"one", "a", "an"} & {  # 사과 한 개 "an
                 _bare(en[j]) for a, j in p.align if a == i})  # apple", the count aligned

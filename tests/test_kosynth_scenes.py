@@ -149,7 +149,7 @@ def test_the_long_set_tells_two_scenes_of_one_participant():
     from companion.data.kosynth.grammar import _BREAD, _FOOD_DEEDS, _WANTS, _WANTS_BOUGHT, Coord
     b = SentenceBuilder(random.Random(13), "full")
     told = {3: 0, 4: 0}
-    for i in range(120):
+    for i in range(240):
         tense, budget = ("past", "present", "future")[i % 3], (3, 4)[i % 2]
         node = b.story(0.9, tense, budget)
         if tense == "present":
@@ -177,4 +177,5 @@ def test_the_long_set_tells_two_scenes_of_one_participant():
             wants = _WANTS_BOUGHT if s.main.right.pred.ko == "사다" else _WANTS
             assert obj.cls in wants.get(need, (obj.cls,)) or \
                 need == "배고프다" and obj.head in _BREAD, (need, obj.head)
-    assert told[3] > 10 and told[4] > 15, told  # (of 40 tries each)
+    assert told[3] > 10 and told[4] > 25, told  # (of 80 tries each: a story needs a
+    #  place with a deed the person can do; 외롭다 sends one only for a walk)

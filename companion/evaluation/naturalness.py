@@ -108,7 +108,7 @@ double_subject         two bare subjects in a row, ``신지안이 가이드가 �
                        ``소년이 배가 고프다`` passes)
 stative_past_relative  a past relative of a stative verb: ``기억한 어부``, ``좋아하지 않은``
                        (``기억하는``, ``좋아하지 않는``)
-kin_gender             형/누나 after a female possessor, 오빠/언니 after a male one (``황서아의
+kin_gender             형/누나/아내 after a female possessor, 오빠/언니/남편 after a male one (``황서아의
                        형``: 오빠), from this module's name and noun lists or an aligned his / her
 arrive_ro              도착하다 with a place in (으)로: ``어디로 도착합니까`` (``어디에``)
 seyo_statement         a statement ending in -세요, which reads first as an order
@@ -222,7 +222,7 @@ RULES: dict[str, str] = {
     "counterless_han": "한 + a noun as a subject without a counter (한 돼지가: 돼지 한 마리가)",
     "double_subject": "two bare subjects in a row (신지안이 가이드가 놀린 ...)",
     "stative_past_relative": "a past relative of a stative verb (기억한 어부: 기억하는)",
-    "kin_gender": "형/누나 after a female possessor, 오빠/언니 after a male one (황서아의 형)",
+    "kin_gender": "형/누나/아내 after a female possessor, 오빠/언니/남편 after a male one (황서아의 형, 조민지의 아내)",
     "arrive_ro": "도착하다 with a place in (으)로 (어디로 도착합니까: 어디에)",
     "seyo_statement": "a statement ending in -세요, read as an order (소리치세요.: 소리치십니다)",
     "first_mention_the": "'ate / bought / picked the N' at a first mention (ate the tomato: a "
@@ -2528,8 +2528,8 @@ _MALE_KO = frozenset("소년 남자 할아버지 아버지 형 오빠 왕 왕자
                      "남동생 아저씨".split())
 _FEMALE_KO = frozenset("소녀 여자 할머니 어머니 누나 언니 여왕 공주 이모 고모 딸 아내 신부 "
                        "여동생 아주머니 아줌마".split())
-_KIN_OF_MALE = ("형", "누나")  # said by a brother
-_KIN_OF_FEMALE = ("오빠", "언니")  # said by a sister
+_KIN_OF_MALE = ("형", "누나", "아내")  # said by a brother; a man's wife
+_KIN_OF_FEMALE = ("오빠", "언니", "남편")  # said by a sister; a woman's husband
 _SURNAMES_2 = ("남궁", "선우", "제갈", "황보", "독고", "사공")
 
 
@@ -2555,7 +2555,8 @@ def _sex_of(p: _Pair, i: int, noun: str) -> str | None:
 
 def _kin_gender(p: _Pair) -> list[str]:
     """An older sibling named from the wrong side: 형/누나 are said by a brother, 오빠/언니 by a
-    sister (황서아의 형: 오빠; 고서아의 누나: 언니; 김민준의 언니: 누나)."""
+    sister (황서아의 형: 오빠; 고서아의 누나: 언니; 김민준의 언니: 누나); a spouse of the
+    wrong sex (조민지의 아내, 손상우의 남편)."""
     ko = p.ko
     out = []
     for i, w in enumerate(ko[:-1]):

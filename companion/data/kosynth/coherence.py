@@ -30,10 +30,10 @@ SAME: dict[str, tuple[str, str]] = {
     # feeling / need -> action (a feeling and its own expression -- 즐거울 때 웃는다 -- says
     # nothing as a rule: feelings link only by "because")
     "배고프다": ("because when if", "먹다 주문하다 요리하다 굽다 끓이다"),
-    "목마르다": ("because when if", "마시다 주문하다 끓이다"),
+    "목마르다": ("because when if", "마시다 주문하다"),  # (not 끓이다: one boils water to cook)
     "피곤하다": ("because when if", "자다 쉬다 졸다 하품하다 눕다 앉다"),
     "졸리다": ("because when if", "자다 눕다"),  # (not 졸려서 졸다, 졸릴 때 하품한다: the same)
-    "아프다": ("because when if", "쉬다 자다 눕다 울다 기침하다"),
+    "아프다": ("because when if", "쉬다 자다 눕다 기침하다"),  # (아파서 운다: of a child only)
     "슬프다": ("because", "울다"),
     "외롭다": ("because", "울다 전화하다"),  # (외로워서 X에게 이야기했다: "told X", not "talked")
     "행복하다": ("because", "웃다 노래하다 춤추다 미소짓다"),
@@ -59,9 +59,9 @@ PLACE: dict[str, tuple[str, str]] = {
 
 #: person nouns with a grammatical gender in English ("he" / "she"); others are avoided
 #: as the shared subject (no singular "they" for one named participant)
-MALE_NOUNS = frozenset("""소년 남자 할아버지 아버지 형 오빠 왕 왕자 삼촌 외삼촌 손자 아들 남편 신랑
+MALE_NOUNS = frozenset("""소년 남자 할아버지 아버지 형 오빠 삼촌 외삼촌 손자 아들 남편
 노인 어부""".split())
-FEMALE_NOUNS = frozenset("""소녀 여자 할머니 어머니 누나 언니 여왕 공주 이모 고모 손녀 딸 아내 신부
+FEMALE_NOUNS = frozenset("""소녀 여자 할머니 어머니 누나 언니 이모 고모 손녀 딸 아내
 웨이트리스""".split())
 #: given names by the gender Korean readers most often give them (unisex names left out)
 MALE_NAMES = frozenset("""민준 도윤 서준 지호 현우 준호 동현 철수 시우 예준 하준 건우 우진 선우 유준

@@ -245,8 +245,11 @@ _STAY_PLACES = frozenset("""부엌 교실 사무실 거실 방 침실 다락방 
 _TOWARD_ROOMS = frozenset("침실 거실 부엌 욕실 복도 다락방 베란다 식당칸 놀이방 지하실".split())
 
 #: people there is one of where they are (a country's president, a school's principal): not
-#: counted, not introduced with 한 (대통령 한 명이 "a president")
-_ONE_OF_A_KIND = frozenset("대통령 왕 여왕 교장 시장님".split())
+#: counted, not introduced with 한 (대통령 한 명이 "a president"); nor is 사람 "person"
+#: (사람 한 명이 is stilted: 한 사람이, 누군가가)
+_ONE_OF_A_KIND = frozenset("대통령 교장 시장님".split())
+#: verbs done in the water: the place of 수영하다 / 헤엄치다 is "in the river", never "by"
+_IN_WATER = frozenset("수영하다 헤엄치다".split())
 
 #: people a Korean speaker honours with -(으)시- on every verb they are the subject of (any
 #: noun counted with 분 is honoured too; kin of a generation above the speaker as well)
@@ -256,8 +259,9 @@ HONOURED = frozenset("""선생님 신부님 스님 시장님 손님 어머니 �
 
 def _kin_fits(term: str, name: str) -> bool:
     """Whether the kin term ``term`` can be said of the person ``name`` (a full name): any term
-    but 형 / 누나 / 오빠 / 언니, and those only of a name whose sex Korean readers agree on
-    (형 and 누나 of a brother, 오빠 and 언니 of a sister; none of 주원, a name both carry)."""
+    but 형 / 누나 / 오빠 / 언니 and the spouses, and those only of a name whose sex Korean
+    readers agree on (형, 누나 and 아내 of a man, 오빠, 언니 and 남편 of a woman; none of 주원,
+    a name both carry)."""
     sex = kin_gender(term)
     return sex is None or {"he": "male", "she": "female"}.get(
         CO.pronoun_for(name, "person", plural=False, name=True) or "") == sex
@@ -372,7 +376,7 @@ class Generator:
         # one modifier: a relative clause already picks the noun out (피아니스트들이 기다린
         # 조용한 여자 tells two things no event needs); a place's look rarely matters to what
         # happens in it (밝은 주차장에 도착하다, 안전한 마을에서 웃다), so a quarter as often
-        # a person's or an animal's epithet (행복하신 손님, 부지런한 영웅, 더러운 호랑이) mostly
+        # a person's or an animal's epithet (행복하신 손님, 부지런한 요리사, 더러운 호랑이) mostly
         # has nothing to do with the event: rarer still; a thing's colour or size at half the
         # old rate (깨끗한 지도, 신기한 망원경을 끄다 describe what the event does not need)
         p_adj = 0.0 if want_rel else c * (0.2 if cls == "place" else
@@ -387,7 +391,7 @@ class Generator:
         counter = noun.counter
         x = r.random()
         if allow_count and counter and not noun.mass and not noun.plural_only and \
-                noun.ko not in _ONE_OF_A_KIND and \
+                noun.ko not in _ONE_OF_A_KIND and noun.ko != "사람" and \
                 not noun.kin and x < 0.18 + c * 0.1 + self.count_bias:
             mode = "count"
         elif noun.mass:
@@ -583,7 +587,7 @@ class Generator:
             if not v.stative:  # what was done to it is over: 소녀가 만든 빵 "the bread that
                 tense = "past"  # the girl made", not 사는 nor 잃어버릴 (a future deed picks
                 #                  nothing out: "the dictionaries the magician will lose")
-            # (nor a counted crowd: 해적 여든네 명이 나른 메달 "the medal that 84 pirates carried")
+            # (nor a counted crowd: 선원 여든네 명이 나른 메달 "the medal that 84 sailors carried")
             # (a person, mostly: 고슴도치가 보는 책 picks nothing out; not the clause's own
             # subject either: 선생님은 [선생님이 주문하신] 빵을)
             subj = self.verb_subject(v, 2, c * 0.5, other_than=head.ko, allow_count=False,
@@ -616,7 +620,7 @@ class Generator:
             en_tense = {"future": "would", "progressive": "past_progressive"}.get(tense, tense)
             if tense == "present":  # 요리하는 소녀를 만났다 "met the girl who was cooking"
                 en_tense = "past" if (v.stative and v.ko != "찾다") or neg or v.state_en \
-                    else "past_progressive"  # (찾는 왕 "the king the cat was looking for")
+                    else "past_progressive"  # (찾는 소년 "the boy the cat was looking for")
         ko, _ = self.ko_args(clause, in_relative=True)
         hon = clause.subj.hon if gap == "obj" else honoured(head)  # 선생님이 사신 사과
         group = ([(v.pre, "PRE")] if v.pre else []) + list(KO.adnominal_group(
@@ -876,7 +880,7 @@ class Generator:
         if cl.manner is not None and not cl.manner_pre:
             en.extend([w, cl.manner_k] for w in cl.manner.en.split())
         if cl.place is not None and cl.wh != "place" and not fronted:
-            en.extend(self._place_en(cl.place))
+            en.extend(self._place_en(cl.place, cl.pred.ko))
         if cl.time is not None and not fronted:
             en.extend(cl.time[1])
         if cl.also and cl.neg is not None:  # 소년도 안 먹는다: "... does not eat ... either"
@@ -889,17 +893,19 @@ class Generator:
         they would be read as part of the relative clause."""
         out = list(cl.time[1]) if cl.time is not None else []
         if cl.place is not None and cl.wh != "place":
-            out.extend(self._place_en(cl.place))
+            out.extend(self._place_en(cl.place, cl.pred.ko))
         return out
 
     @staticmethod
-    def _place_en(np: NP) -> list:
+    def _place_en(np: NP, verb: str = "") -> list:
         k = np.ko[-1]
+        prep = "in" if verb in _IN_WATER and np.prep == "by" else np.prep  # 강에서 수영하다
+        #  is to swim in the river; "by the river" is beside it
         if len(np.en) == 1 and np.en[0][0] == "home":
             return [["at", k], ["home", k]]
         if len(np.en) == 2 and np.en[0][0] == "the" and np.en[1][0] in _INSTITUTIONS:
-            return [[np.prep, k], np.en[1]]  # 학교에서 "at school", 캠퍼스에서 "on campus"
-        return [[np.prep, k]] + np.en
+            return [[prep, k], np.en[1]]  # 학교에서 "at school", 캠퍼스에서 "on campus"
+        return [[prep, k]] + np.en
 
     # ------------------------------------------------------------------ clause choice
     def verb_subject(self, v: Verb, depth: int, c: float, other_than: str | None = None,
@@ -951,7 +957,7 @@ class Generator:
                 adj = _pick(r, lex.adjectives)
                 if adj.person and r.random() < 0.5:
                     subj = self.subject_np(("person",), 0, c, avoid_scale=adj.scale)
-                    if not _takes(adj, subj, self.lex.noun_by_ko.get(subj.head)):  # 평범한 왕
+                    if not _takes(adj, subj, self.lex.noun_by_ko.get(subj.head)):  # 평범한 대통령
                         subj = self.noun_np((), 0, c, noun=_pick(r, adj.nouns),
                                             avoid_scale=adj.scale)
                 else:
@@ -1012,7 +1018,8 @@ class Generator:
                 cl.subj = self.verb_subject(v, 0, c)
             else:
                 cl.subj = self.name_np()
-            goal = _pick(r, v.goals or lex.places)  # 들어가다: a building or a room
+            goal = _pick(r, [p for p in v.goals or lex.places  # 들어가다: a building or a
+                             if p not in v.not_goals])  # room; 돌아가다: not to the sea
             if wh == "goal":
                 goal = _pick(r, lex.places[:3])
             cl.goal = self.noun_np(("place",), 1, c * 0.7, allow_count=False, noun=goal)
@@ -1099,6 +1106,8 @@ class Generator:
                 fit = [a for a in fit if a.ko not in _HABITUAL_ADVERBS]
             if tense in ("progressive", "future"):  # (빨리 전화하고 있다, 갑자기 하품할 것이다)
                 fit = [a for a in fit if a.ko not in _MOMENT_ADVERBS | {"빨리", "재빨리"}]
+            elif tense == "present":  # a habit has no moment (갑자기 달린다 "suddenly runs")
+                fit = [a for a in fit if a.ko not in _MOMENT_ADVERBS]
             fit = _preverbal_fits(fit, cl.subj, question)
             fit = [a for a in fit if a.ko not in _CONTEXT_ADVERBS]
             if fit:
@@ -1251,11 +1260,11 @@ _SCENES: dict[int, dict[str, list]] = {}
 _SCENE_CAUSES = {"배고프다": ("먹다", "주문하다", "요리하다", "사다"), "목마르다": ("마시다", "사다"),
                  "피곤하다": ("쉬다", "자다"), "졸리다": ("자다",),
                  "심심하다": ("산책하다", "놀다", "구경하다", "쇼핑하다", "노래하다"),
-                 "외롭다": ("기도하다", "산책하다")}
+                 "외롭다": ("산책하다",)}  # (외로워서 절에 들어가다 is to become a monk)
 
 #: nouns of the "bread" scene class (a bakery sells these, not every dish)
 _BREAD = frozenset("빵 케이크 쿠키 머핀 크루아상 도넛 베이글 식빵 마카롱 샌드위치 와플 "
-                   "바게트 카스텔라 파이 타르트 스콘 프레첼 호떡 붕어빵 떡".split())
+                   "바게트 카스텔라 파이 타르트 스콘 프레첼 호떡 붕어빵".split())  # (떡: a 떡집's)
 
 
 def _scene_objects(v: Verb, classes: tuple[str, ...]) -> list:
@@ -2008,7 +2017,7 @@ class SentenceBuilder(Generator):
         left.also = left.only = False
         left.topic = True
         if left.adj:
-            # (a person too is one of the adjective's nouns: not 평범한 왕, 가난한 대통령)
+            # (a person too is one of the adjective's nouns: not 평범한 대통령, 가난한 사장)
             nouns = [n for n in p.nouns if n.ko != left.subj.head and not n.home
                      and n.cls == left.subj.cls]
             if not nouns:
@@ -2052,7 +2061,8 @@ class SentenceBuilder(Generator):
         if not motion or not scenes:
             return None
         v = _pick(r, motion)
-        places = [p for p in (v.goals or lex.places) if p.ko in scenes and p.ko != not_at]
+        places = [p for p in (v.goals or lex.places) if p.ko in scenes and p.ko != not_at
+                  and not (v.ko == "걸어가다" and (p.room or p.home))]  # (not 침실로 걸어가서)
         if not places:
             return None
         where = _pick(r, places)

@@ -88,6 +88,9 @@ class Verb:
     persons: tuple[str, ...] = ()
     loc: str = "에서"
     goals: tuple[Noun, ...] = ()
+    #: the places a motion verb never goes to (돌아가다 "go back": not 바다 "the sea" -- said
+    #: of people that reads as sea creatures going home)
+    not_goals: tuple[Noun, ...] = ()
     goal_particle: str = "에"
     #: the wh-word asking for its goal: 어디로 by default (어디로 가요?), 어디에 for a verb
     #: whose goal only takes 에 (어디에 도착해요?, never 어디로 도착해요?)
@@ -291,6 +294,8 @@ def _verbs() -> tuple[Verb, ...]:
                 kw["goal_wh"] = "어디" + ("로" if r[5:] == "(으)로" else r[5:])
             elif r.startswith("to="):
                 kw["goals"] = resolve(r[3:])
+            elif r.startswith("not_to="):
+                kw["not_goals"] = resolve(r[7:])
             elif r.startswith("at="):
                 kw["places"] = resolve(r[3:], home=True)
             else:
@@ -420,10 +425,15 @@ def kin_term(term: str, head: str, cls: str = "person", *, name: bool = False) -
     return other if gender is not None and gender != own else term
 
 
+#: spouses by the sex of the one whose spouse they are: a husband is a woman's, a wife a
+#: man's (조민지의 아내 "Cho Minji's wife" jars a Korean reader: 민지 is a woman's name)
+SPOUSE_OF = {"남편": "female", "아내": "male"}
+
+
 def kin_gender(term: str) -> str | None:
-    """The gender of the possessor a speaker-relative kin term presumes: "male" for 형 and
-    누나, "female" for 오빠 and 언니, None for any other noun."""
-    return KIN_GENDER[term][0] if term in KIN_GENDER else None
+    """The gender of the possessor a kin term presumes: "male" for 형, 누나 and 아내,
+    "female" for 오빠, 언니 and 남편, None for any other noun."""
+    return KIN_GENDER[term][0] if term in KIN_GENDER else SPOUSE_OF.get(term)
 
 
 @lru_cache(maxsize=None)
@@ -564,7 +574,7 @@ class Lexicon:
         self.all_nouns = tuple(n for ns in self.nouns.values() for n in ns)
         adj_kos = [(a, frozenset(n.ko for n in a.nouns)) for a in self.adjectives
                    if a.attributive]
-        # (a person adjective describes the person nouns of its spec: not 가난한 왕, 게으른 아기)
+        # (a person adjective describes the person nouns of its spec: not 가난한 사장, 게으른 아기)
         self.adj_by_noun = {n.ko: tuple(a for a, kos in adj_kos if n.ko in kos)
                             for n in self.all_nouns}
         self.subj_verbs = {n.ko: tuple(v for v in self.transitive + self.intransitive

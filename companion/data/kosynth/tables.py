@@ -30,12 +30,12 @@ NOUN_TABLES = {
 형:older_brother/k 누나:older_sister/k 동생:younger_sibling/k 이웃:neighbor 사람:person 노인:elderly_person
 어부:fisherman 배우:actor 감독:director 교수:professor 과학자:scientist 변호사:lawyer
 판사:judge 소방관:firefighter 우체부:mail_carrier 점원:clerk 사장:boss 직원:employee
-선수:player 코치:coach 왕:king 여왕:queen 공주:princess 왕자:prince 도둑:thief
+선수:player 코치:coach 도둑:thief
 관광객:tourist 승객:passenger 이발사:barber 제빵사:baker 건축가:architect
 엔지니어:engineer 비서:secretary 통역사:interpreter 조종사:pilot 음악가:musician
 삼촌:uncle/k 이모:aunt/k 사촌:cousin/k 손자:grandson/k 손녀:granddaughter/k 아들:son/k
 딸:daughter/k 남편:husband/k 아내:wife/k 언니:older_sister/k 오빠:older_brother/k
-부모님:parents/k/P/c=- 신부:bride 신랑:groom
+부모님:parents/k/P/c=- 
 대학생:college_student 초등학생:schoolchild 교장:principal 사서:librarian 약사:pharmacist
 치과의사:dentist 수의사:vet 정원사:gardener 목수:carpenter 어린이:child 청소년:teenager
 회사원:office_worker 은행원:bank_clerk 미용사:hairdresser 사진작가:photographer
@@ -52,9 +52,9 @@ NOUN_TABLES = {
 버스_기사:bus_driver 택시_기사:taxi_driver 기관사:train_driver 조카:nephew/k 고모:aunt/k
 외삼촌:uncle/k 쌍둥이:twins/P/c=- 래퍼:rapper 작곡가:composer 지휘자:conductor 성악가:opera_singer
 기타리스트:guitarist 드러머:drummer 모델:model 코미디언:comedian 아나운서:announcer 유튜버:YouTuber
-과장:manager 부장:department_head 팀장:team_leader 인턴:intern 마법사:wizard 요정:fairy 거인:giant
-해적:pirate 신부님:priest/c=분 스님:monk/c=분 수녀:nun 목사:pastor 학자:scholar
-소방대원:firefighter 농구_코치:basketball_coach 천사:angel 영웅:hero
+과장:manager 부장:department_head 팀장:team_leader 인턴:intern 
+신부님:priest/c=분 스님:monk/c=분 수녀:nun 목사:pastor 학자:scholar
+소방대원:firefighter 농구_코치:basketball_coach 
 공무원:civil_servant 경호원:bodyguard 집주인:landlord 세입자:tenant 운동선수:athlete
 """,
     "animal": """
@@ -323,7 +323,7 @@ VERB_TABLE = """
 보다 see T pa,beast,bird person,animal,thing,vehicle,plant stat
 구경하다 look_at T p vehicle,-잠수함,-우주선,-지하철,-전차,plant,-풀잎,-잔디,-이끼,-해초,animal,-bug,=그림,사진,포스터,인형집,로봇 at=가게,시장,백화점,박물관,공원,동물원,식물원,미술관
 찾다 find T p person,animal,thing,book,clothes,footwear stat
-잃어버리다 lose T p accessory,toy,item,tool,book,container at=공원,학교,시장,공항,역,도서관,극장,해변,놀이공원,집,버스_터미널
+잃어버리다 lose T p accessory,toy,item,-돌,tool,book,container at=공원,학교,시장,공항,역,도서관,극장,해변,놀이공원,집,버스_터미널
 빌리다 borrow T p book,tool,accessory,device,own_vehicle,instrument at=도서관,학교,교실,사무실,집
 고치다 fix T p,-infant device,furniture,own_vehicle,toy,accessory,-리본,-머리띠,-핀,instrument at=workshop
 닦다 clean T p furniture,-해먹,-커튼,-카펫,-이불,-테이블보,-침대보,-매트리스,-방석,-의자_커버,-칸막이,container,device,own_vehicle,=버스,택시,구두,운동화,신발,부츠,장화,하이힐 at=home_room,사무실,차고,마당,식당,교실
@@ -336,13 +336,13 @@ VERB_TABLE = """
 줍다 pick_up T p item,toy,tool,accessory,book at=공원,길,해변,운동장,마당,교실,방,거실,숲
 숨기다 hide T p item,-돈,-mundane,accessory,toy,-비눗방울,-풍선,-연,-썰매,-스케이트보드,book,container,-우편함,-쓰레기통,-양동이,-화분,-항아리,=돈 at=home_room,마당,교실,사무실,정원
 그리다 draw T p person,animal,plant,fruit,vehicle,building with=연필,붓,크레파스,펜 at=집,방,교실,공원,정원,해변
-칠하다 paint T p furniture,container,toy,=집,헛간,오두막 with=붓 loc=-
+칠하다 paint T p furniture,container,toy,-카드_게임,-보드_게임,-퍼즐,-비눗방울,=집,헛간,오두막 with=붓 loc=-
 쓰다 write T p =편지,일기,소설,시,카드,보고서,엽서,메모,초대장 with=연필,펜 at=study_place,사무실
 쓰다 write T p =이메일 at=집,방,사무실,회사,카페,도서관
 쓰다 wear T p =모자,안경,선글라스,마스크,가발 at=집,방,거실
 끼다 wear T p =장갑,반지 at=집,방,거실
 읽다 read T p book,=편지,시,이메일,카드,보고서,엽서,메모,초대장,신문 at=집,방,거실,침실,도서관,도서실,교실,카페,공원,사무실
-받다 receive T p item,book,accessory,toy,flower,=이메일 at=집,학교,교실,사무실,회사,우체국
+받다 receive T p item,-돌,book,accessory,toy,flower,=이메일 at=집,학교,교실,사무실,회사,우체국
 입다 wear T p clothes at=집,방,침실,호텔_방,기숙사
 신다 wear T p footwear at=집,방
 벗다 take_off T p clothes,footwear,=모자,안경,장갑 at=집,방,침실,거실,호텔_방,기숙사
@@ -366,7 +366,7 @@ VERB_TABLE = """
 만나다 meet T p person at=카페,식당,공원,학교,도서관,역,광장,집,회사,사무실
 돕다 help T p person at=social,병원,가게,마을
 부르다 sing T p music at=music_place
-부르다 call T p person at=집,학교,교실,공원,마당,운동장
+부르다 call T p person,-infant at=집,학교,교실,공원,마당,운동장
 초대하다 invite T p,-young person loc=-
 방문하다 visit T p loc=- building,-다리,-터널,visited
 떠나다 leave T p loc=- =마을,도시,학교,사무실,호텔,공항,섬
@@ -376,7 +376,7 @@ VERB_TABLE = """
 배우다 learn T p subject,music,sport,martial at=학교,교실,집,대학교,음악실
 공부하다 study T p subject at=study_place
 가르치다 teach D p,-young subject,music,sport,instrument,martial prep=to at=학교,교실,대학교,집,유치원
-짓다 build T p,-young,-client,-pupil building at=마을,도시,섬
+짓다 build T =목수,건축가 building at=마을,도시,섬
 짓다 cook T p,-young =밥 at=kitchen
 키우다 raise T p tame at=집,농장,마당,정원,목장
 키우다 grow T p plant,-벚꽃,-풀잎 at=집,마당,정원,온실,농장
@@ -394,12 +394,12 @@ VERB_TABLE = """
 따다 pick T p fruit,-건포도,-땅콩,=꽃,장미,벚꽃 at=과수원,농장,정원,마당,산,들판,온실,숲,언덕
 까다 peel T p =양파,마늘,달걀,귤 at=kitchen
 볶다 stir-fry T p at=kitchen vegetable,=고기,밥
-끓이다 boil T p at=kitchen =물,우유,수프,라면,국수
+끓이다 boil T p at=kitchen =물,수프,라면,국수
 끓이다 make T p at=kitchen =차,보리차,생강차,유자차
 데우다 heat_up T p hot_dish,hot_drink at=kitchen,사무실,편의점
 나누다 share T p =사탕,과자,초콜릿,떡 at=eatery
 포장하다 wrap T p =선물,상자,꽃다발,책,선물_상자 at=집,방,거실,가게,백화점,꽃집,사무실
-배달하다 deliver T p,-young,-client,-pupil dish,=편지,신문,꽃다발,선물 at=아파트,마을,사무실,회사,학교,병원,기숙사
+배달하다 deliver T p,-young,-client,-pupil dish,=편지,신문,꽃다발,선물 loc=-
 정리하다 organize T p =책장,책상,옷장,서랍,책꽂이,선반 at=집,방,거실,침실,사무실,교실
 버리다 throw_away T p item,container,toy,dish at=집,부엌,방,사무실,교실,마당
 깨뜨리다 break T p =창문,거울,꽃병,유리잔,접시,컵,병,그릇,머그잔,찻잔,항아리,화분 at=집,부엌,식당,카페,거실,방
@@ -444,7 +444,7 @@ VERB_TABLE = """
 흔들다 shake T p toy,container,=우산,깃발,손수건 at=집,방,공원,운동장,경기장,광장
 꾸미다 decorate T p room,furniture,=케이크,선물_상자,나무 loc=-
 뽑다 pull_out T p =못,풀잎,당근,무 at=마당,정원,농장,들판
-튀기다 fry T p,-young at=kitchen vegetable,=생선,치킨,만두,감자튀김
+튀기다 fry T p,-young at=kitchen vegetable,-콩,-콩나물,=생선,치킨,만두,감자튀김
 일하다 work I p,-nonworker at=workplace,농장
 춤추다 dance I p at=dance_place
 수영하다 swim I p at=수영장,바다,강,호수,해변,계곡,연못
@@ -474,8 +474,8 @@ VERB_TABLE = """
 쇼핑하다 go_shopping I p at=시장,백화점,도시
 가다 go M p prep=to with=버스,자동차,기차,자전거,비행기,택시,지하철,오토바이,보트,스쿠터
 오다 come M p prep=to with=버스,자동차,기차,자전거,비행기,택시,지하철,오토바이,보트,스쿠터
-돌아가다 go_back M p prep=to with=버스,자동차,기차,자전거,비행기,택시,지하철,오토바이,보트,스쿠터
-돌아오다 come_back M p prep=to with=버스,자동차,기차,자전거,비행기,택시,지하철,오토바이,보트,스쿠터
+돌아가다 go_back M p prep=to not_to=wild_place,water_place with=버스,자동차,기차,자전거,비행기,택시,지하철,오토바이,보트,스쿠터
+돌아오다 come_back M p prep=to not_to=wild_place,water_place with=버스,자동차,기차,자전거,비행기,택시,지하철,오토바이,보트,스쿠터
 들어가다 go M p prep=into to=building,room,-다리,=동굴,숲,텐트
 들어오다 come M p prep=into to=building,room,-다리,=동굴,숲,텐트
 도착하다 arrive M p prep=at goal=에
@@ -503,13 +503,13 @@ VERB_TABLE = """
 # what animals do, after the people's verbs (a level's cut keeps the latter)
 마시다 drink T a,beast,bird =물 at=animal_place,water_place
 마시다 drink T a,=고양이,강아지,송아지,망아지,돼지,염소 =우유 at=animal_place
-찾다 find T a,pet person,=공,장난감,인형 stat
+찾다 find T a,pet pet_people,=공,장난감,인형 stat
 잡다 catch T a,predator,고양이 prey at=wild
-좋아하다 like T a,beast,bird fruit,vegetable,=공,장난감,물,우유 stat
-좋아하다 like T a,pet person,animal stat
+좋아하다 like T a,beast fruit,vegetable,=공,장난감,물,우유 stat
+좋아하다 like T a,pet pet_people,animal stat
 싫어하다 hate T a,pet person,animal stat
 사랑하다 love T a,pet person stat
-기다리다 wait_for T a,pet person at=집,마당,공원,거실
+기다리다 wait_for T a,pet pet_people at=집,마당,공원,거실
 쫓다 chase T a,predator,개,강아지,고양이 chased at=wild,공원
 """
 
@@ -559,13 +559,13 @@ ADJECTIVE_TABLE = """
 더럽다 dirty place,-open_land,thing,-비눗방울,-양초,-돈,-돌,clothes,footwear,beast,own_vehicle,=버스,택시,기차,지하철 phys
 조용하다 quiet place,person,beast
 시끄럽다 noisy person,beast,bird,noisy_device,crowded_place,=교실,복도,운동장,도로,노래방
-예쁘다 pretty pretty_animal,plant,-ground_plant,clothes,furniture,container,toy,accessory,footwear,=여자,소녀,아기,아이,공주,신부,딸,손녀,모델,꽃병,사진,그림,엽서,카드,포스터 phys
+예쁘다 pretty pretty_animal,plant,-ground_plant,clothes,furniture,container,toy,accessory,footwear,=여자,소녀,아기,아이,딸,손녀,모델,꽃병,사진,그림,엽서,카드,포스터 phys
 귀엽다 cute cute_animal,toy,=아기,아이,어린이,소년,소녀,동생,조카,손자,손녀,초등학생
-아름답다 beautiful scenic,plant,-ground_plant,-선인장,-고무나무,music,=여자,신부,공주,여왕,소녀,모델,배우,무용가
+아름답다 beautiful scenic,plant,-ground_plant,-선인장,-고무나무,music,=여자,소녀,모델,배우,무용가
 멋지다 wonderful scenic,clothes,-잠옷,-앞치마,-우비,-비옷,vehicle,-유모차,-트랙터,building,-감옥,-주차장,-주유소,-빨래방,-세탁소,-철물점,-정육점,-경찰서,-소방서,-법원,-공장,-터널,-헛간,-시청,-대사관,music
-친절하다 kind person,-도둑,-해적,-아기
-착하다 nice person,-도둑,-해적
-정직하다 honest person,-도둑,-해적,-아기
+친절하다 kind person,-도둑,-아기
+착하다 nice person,-도둑
+정직하다 honest person,-도둑,-아기
 행복하다 happy person,beast,bird
 슬프다 sad person,music,story_book,=시,편지
 기쁘다 happy person pred
@@ -579,7 +579,7 @@ ADJECTIVE_TABLE = """
 졸리다 sleepy person,beast,bird
 아프다 sick person,beast,bird
 건강하다 healthy healthy_person,beast,bird
-강하다 strong =군인,선수,운동선수,장군,영웅,거인,경호원,소방관,소방대원,호랑이,사자,곰,코끼리,고릴라,황소,말,코뿔소,들소,물소,북극곰,늑대,멧돼지,하마
+강하다 strong =군인,선수,운동선수,장군,경호원,소방관,소방대원,호랑이,사자,곰,코끼리,고릴라,황소,말,코뿔소,들소,물소,북극곰,늑대,멧돼지,하마
 약하다 weak =환자,노인,병아리,송아지,망아지
 빠르다 fast animal,-slow_animal,-bug,vehicle,-유모차,-마차,-트랙터
 느리다 slow slow_animal,=버스,트랙터,마차,자전거,전차
@@ -592,10 +592,10 @@ ADJECTIVE_TABLE = """
 똑똑하다 smart person,beast,=앵무새,까마귀,돌고래
 용감하다 brave person,-아기,beast
 게으르다 lazy person,-young,-client,-honored,=고양이,개,곰,판다,코알라,나무늘보,돼지
-부지런하다 diligent person,-young,-client,-천사,-요정,-거인,=개미,꿀벌
-가난하다 poor person,-왕,-여왕,-공주,-왕자,-대통령,-사장,-집주인,-천사,-요정,-아기
-부유하다 rich person,-아기,-천사,-요정
-무섭다 scary predator,wild_place,-길,-도로,=책,소설,동화책,만화책,그림책,도둑,해적,거인,선생님,교장,사장,코치,장군,=거미,하이에나,멧돼지
+부지런하다 diligent person,-young,-client,=개미,꿀벌
+가난하다 poor person,-대통령,-사장,-집주인,-아기
+부유하다 rich person,-아기
+무섭다 scary predator,wild_place,-길,-도로,=책,소설,동화책,만화책,그림책,도둑,선생님,교장,사장,코치,장군,=거미,하이에나,멧돼지
 위험하다 dangerous predator,wild_place,=오토바이,트럭,스쿠터,킥보드,헬리콥터,열기구,자동차,=거미,모기,하이에나,멧돼지,칼,가위,톱,도끼,낫,망치,바늘
 안전하다 safe vehicle,=놀이터,마을,도로,길,다리,수영장
 편하다 comfortable clothes,footwear,=자동차,버스,기차,택시,비행기,리무진,캠핑카,자전거,유모차,=의자,침대,소파,벤치,흔들의자,방석,매트리스,이불,해먹
@@ -615,9 +615,9 @@ ADJECTIVE_TABLE = """
 가깝다 nearby near_far
 멀다 distant near_far
 이상하다 strange person,animal,book,music
-특별하다 special item,-mundane,-trivial,dish,-달걀,-밥,-버터,-꿀,-잼,music,book
+특별하다 special item,-mundane,-trivial,dish,-달걀,-밥,-버터,-꿀,-잼,book
 평범하다 ordinary plain_person
-훌륭하다 great book,-blank_book,-만화책,-문제집,-연습장,music,=선생님,의사,과학자,작가,화가,가수,요리사,교수,감독,배우,음악가,지휘자,작곡가,피아니스트,선수,운동선수,영웅,왕,대통령,소설가,시인
+훌륭하다 great book,-blank_book,-만화책,-문제집,-연습장,music,=선생님,의사,과학자,작가,화가,가수,요리사,교수,감독,배우,음악가,지휘자,작곡가,피아니스트,선수,운동선수,대통령,소설가,시인
 호기심_많다 curious person,-부모님
 조그맣다 tiny thing,animal,-huge_animal,plant,-ground_plant phys count
 커다랗다 huge thing,-tiny_thing,animal,-tiny_animal,plant,-ground_plant,building phys count
@@ -632,8 +632,8 @@ ADJECTIVE_TABLE = """
 고소하다 savory savory_food
 바삭하다 crispy =과자,쿠키,팝콘,감자튀김,치킨,와플,토스트,파전,크루아상,도넛,호떡,붕어빵
 쫄깃하다 chewy =떡,떡볶이,냉면,우동,라면,국수,젤리,만두,베이글,어묵,떡꼬치
-상냥하다 friendly person,-young,-도둑,-해적
-겸손하다 humble person,-young,-client,-도둑,-해적
+상냥하다 friendly person,-young,-도둑
+겸손하다 humble person,-young,-client,-도둑
 엄격하다 strict =선생님,교수,코치,교장,감독,판사,장군,사장,부장,과장,팀장,아버지,어머니,할아버지,선배,선장,농구_코치,경비원
 침착하다 calm person,-young,beast
 수줍다 shy person,-infant,-honored,beast
@@ -690,7 +690,7 @@ STAGE_ADJECTIVES = """
 AGE_RANGES = """
 아기:1-2 아이:3-12 어린이:4-12 초등학생:7-12 소년:8-17 소녀:8-17 청소년:13-18 학생:8-24
 대학생:19-27 손자:3-30 손녀:3-30 아들:3-50 딸:3-50 동생:3-50 조카:3-30 후배:20-35 선배:23-45 인턴:20-30
-노인:65-99 할머니:60-99 할아버지:60-99 어른:20-80 반장:9-18 신부:24-40 신랑:24-40
+노인:65-99 할머니:60-99 할아버지:60-99 어른:20-80 반장:9-18 
 """
 
 NOUN_SETS = {
@@ -705,7 +705,7 @@ NOUN_SETS = {
     "pupil": "학생 초등학생 청소년 소년 소녀 반장",
     "client": "손님 고객 관광객 승객 환자 방문객",
     "nonworker": "아기 아이 어린이 초등학생 학생 청소년 소년 소녀 반장 손님 고객 관광객 승객 환자 "
-                 "방문객 왕 여왕 공주 왕자 천사 요정 거인 마법사 해적 도둑",
+                 "방문객 도둑",
     # character adjectives (humble, friendly, calm, shy ...) are said of grown people, not of
     # a baby (겸손한 아기) nor a small child (겸손한 어린이)
     # people one visits (방문하다): not 어른 "an adult", not 졸린 가수
@@ -892,16 +892,19 @@ NOUN_SETS = {
     "noisy_device": "선풍기 에어컨 세탁기 청소기 믹서기 드라이기 텔레비전 라디오 스피커 프린터 로봇 "
                     "게임기 냉장고 전자레인지 전화기 시계",
     # people held in respect, and people of rank: not lazy, not shy (게으른 할머니, 수줍은 장군)
-    "honored": "선생님 손님 할머니 할아버지 신부님 스님 시장님 교장 교수 목사 수녀 대통령 왕 여왕 "
-               "장군 판사 사장 부장 과장 팀장 선장 경찰관 경호원 천사 요정 영웅 거인 해적 도둑",
+    "honored": "선생님 손님 할머니 할아버지 신부님 스님 시장님 교장 교수 목사 수녀 대통령 "
+               "장군 판사 사장 부장 과장 팀장 선장 경찰관 경호원 도둑",
     # people one would call healthy to pick them out (건강한 아기, 건강한 노인; not 건강한
     # 룸메이트, 건강한 편집자)
     "healthy_person": "아기 아이 어린이 노인 할머니 할아버지 아들 딸 손자 손녀 사람 남자 여자 선수 "
                       "운동선수 소년 소녀 쌍둥이",
     # people one calls slim (날씬한 모델; not 날씬한 어른, 날씬한 할아버지)
-    "slim_person": "여자 소녀 모델 무용가 배우 신부 아내 언니 누나 이모 고모 딸 손녀 가수 승무원 "
-                   "공주 남자 선수 운동선수",
+    "slim_person": "여자 소녀 모델 무용가 배우 아내 언니 누나 이모 고모 딸 손녀 가수 승무원 "
+                   "남자 선수 운동선수",
     # people one calls ordinary (평범한 회사원; not 평범한 할아버지, 평범한 이모)
+    # the people a pet waits for, looks for or likes: its family, not 상인 "a merchant"
+    "pet_people": "아이 어린이 소년 소녀 할머니 할아버지 어머니 아버지 형 누나 오빠 언니 동생 "
+                  "아들 딸 손자 손녀",
     "plain_person": "사람 남자 여자 학생 회사원 소년 소녀 대학생 시민 주민 공무원 은행원 직원 "
                     "청소년 아이",
 }
@@ -995,7 +998,7 @@ ADVERB_FIT = {
                   "달려가다 걸어가다 "
                   "춤추다 노래하다 기도하다 일하다 출근하다 퇴근하다 인사하다 응원하다 칭찬하다 "
                   "놀리다 좋아하다 잃어버리다 깨뜨리다 만나다 물다 하다 듣다 나누다 쇼핑하다 "
-                  "캠핑하다 등산하다 여행하다 산책하다 전화하다 부르다 빌리다 " + _WEAR,
+                  "캠핑하다 등산하다 여행하다 산책하다 전화하다 부르다 빌리다 샤워하다 씻다 " + _WEAR,
     "빨리": "-" + _BODY + " 사다 기다리다 쉬다 기도하다 떠들다 놀다 사랑하다 응원하다 칭찬하다 맛보다 "
             "노래하다 부르다 공부하다 연습하다 배우다 여행하다 산책하다 춤추다 일하다 "
             "낚시하다 캠핑하다 쇼핑하다 초대하다 방문하다 구경하다 잃어버리다 만나다 하다 듣다 "
