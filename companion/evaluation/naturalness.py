@@ -2519,7 +2519,7 @@ def _stative_past_relative(p: _Pair) -> list[str]:
 #: given names by the sex they are usually given to (a small list of common ones)
 _MALE_GIVEN = frozenset("""민준 도윤 서준 하준 시우 주원 지호 예준 건우 현우 태민 민규 동현 준서 지훈
     도현 우진 은우 선우 유준 정우 승우 준우 이준 지환 승현 재원 성민 준호 철수 민호 영호 태윤 준혁
-    현준 지성 재민 민재 동훈 성훈 태현 상민 대현 진우 영수 동민 민성""".split())
+    현준 지성 재민 민재 동훈 성훈 태현 상민 대현 진우 영수 동민 민성 상우 경수 수호 재현 도영""".split())
 _FEMALE_GIVEN = frozenset("""서아 서연 하은 민서 수아 지아 예린 다은 하윤 서윤 지유 채원 예은 소율
     혜원 유나 서현 민지 은지 하린 아린 나연 다인 시은 윤서 소연 영희 수연 지혜 은서 예서 가은 채은
     나은 다연 수진 미영 혜진 지은 은비 다현 서영 하영 소희 미나 아윤 수지 윤아 보라 지윤
