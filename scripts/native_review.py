@@ -16,7 +16,9 @@ one line per item::
 ``record`` reads every sample beside its verdicts, checks that each item has exactly one verdict
 line and that the sentences still come out of the generator as they were shown (so that a review
 of an earlier generator is refused), and writes the per-item verdicts with the counts per level
-and per reviewer. The chapter reads the shares of odd or wrong Korean and of wrong translations
+and per reviewer. ``--earlier RECORD`` carries an earlier round's small-level counts into the new
+record when the small level is unchanged (two rounds of reviewers on the same sentences show how
+much the verdict depends on who reads), and ``--brief FILE`` keeps the reviewers' instructions. The chapter reads the shares of odd or wrong Korean and of wrong translations
 among the training pairs, the two numbers the corpus is held to.
 """
 
@@ -115,7 +117,30 @@ def counts(items: list[dict]) -> dict:
             "tr_wrong_share": tr_bad / n if n else None}
 
 
-def make(pairs: list[tuple[Path, Path]], out: Path | None) -> Path:
+def earlier_rounds(path: Path) -> list[dict]:
+    """The small-level verdicts of an earlier review (and of the rounds it carries), kept so
+    that two rounds of reviewers can be compared on one generator: refused unless the small
+    level still writes the sentences that round read (its level fingerprint is unchanged)."""
+    from companion.data.kosynth.corpus import level_fingerprint
+    from companion.experiments.records import LEGACY_LEVEL_FINGERPRINTS, read_record
+
+    old = read_record(path)
+    prov = old["provenance"]
+    known = prov.get("corpus_fingerprints") or LEGACY_LEVEL_FINGERPRINTS.get(
+        prov.get("corpus_fingerprint"), {})
+    if known.get("small") != level_fingerprint("small"):
+        sys.exit(f"error: {path}: that review read another small level (its fingerprint differs "
+                 f"from this generator's): its verdicts cannot be compared with a new round")
+    this = {"commit": prov["commit"], "created": old["created"],
+            "reviewers": old["config"]["reviewers"], "seeds": old["config"]["seeds"],
+            "brief": old["config"].get("brief"),
+            "train/small": old["results"]["pooled"]["train/small"]}
+    return [this, *old["results"].get("earlier_rounds", [])]
+
+
+def make(pairs: list[tuple[Path, Path]], out: Path | None, earlier: Path | None = None,
+         brief: Path | None = None) -> Path:
+    rounds = earlier_rounds(earlier) if earlier is not None else []
     reviews, everything = [], []
     for sample_path, verdict_path in pairs:
         seed, shown = read_sample(sample_path)
@@ -144,7 +169,9 @@ def make(pairs: list[tuple[Path, Path]], out: Path | None) -> Path:
                     "(one per sample), judging each item on its own",
         "scales": {"ko": "natural / odd / wrong", "en": "natural / odd",
                    "tr": "accurate / wrong"},
-        "command": python_command()}, {"pooled": pooled, "reviews": reviews})
+        "brief": brief.read_text(encoding="utf-8").strip() if brief is not None else None,
+        "command": python_command()},
+        {"pooled": pooled, "reviews": reviews, "earlier_rounds": rounds})
     return write_record(record, out)
 
 
@@ -157,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("record", help="record the verdicts of SAMPLE:VERDICTS file pairs")
     r.add_argument("pairs", nargs="+", help="SAMPLE.md:VERDICTS.md")
     r.add_argument("--out", type=Path, default=None)
+    r.add_argument("--earlier", type=Path, default=None,
+                   help="an earlier review record of the same small level: its small-level "
+                        "verdicts are carried into this record (a second round's comparison)")
+    r.add_argument("--brief", type=Path, default=None,
+                   help="the instructions the reviewers were given (kept in the record)")
     args = ap.parse_args(argv)
     if args.cmd == "sample":
         write_sample(args.seed, args.out)
@@ -168,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"expected SAMPLE.md:VERDICTS.md, got {spec!r}")
         a, b = spec.split(":", 1)
         pairs.append((Path(a), Path(b)))
-    print(f"wrote {make(pairs, args.out)}")
+    print(f"wrote {make(pairs, args.out, args.earlier, args.brief)}")
     return 0
 
 

@@ -3,6 +3,7 @@ records in the format the chapters read."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -181,6 +182,23 @@ def test_native_review_records_verdicts_and_refuses_another_generator(tmp_path):
     assert abs(pooled["train"]["ko_odd_or_wrong_share"] - 2 / 80) < 1e-9
     item = rec["results"]["reviews"][0]["items"][2]
     assert item["reason"] == "빵을 혼자 주문하다" and item["level"] == "small"
+    # a second round carries the first round's small-level counts and the brief
+    brief, again = tmp_path / "brief.md", tmp_path / "again.json"
+    brief.write_text("Judge every item as a native reader.\n", encoding="utf-8")
+    _run("scripts/native_review.py", "record", f"{sample}:{verdicts}", "--out", str(again),
+         "--earlier", str(out), "--brief", str(brief))
+    second = read_record(again)
+    assert second["config"]["brief"] == "Judge every item as a native reader."
+    (first,) = second["results"]["earlier_rounds"]
+    assert first["train/small"] == pooled["train/small"] and first["seeds"] == [5]
+    # refused: an earlier round that read another small level
+    other = dict(rec, provenance={**rec["provenance"], "corpus_fingerprint": "0" * 16,
+                                  "corpus_fingerprints": {"small": "0" * 16}})
+    (tmp_path / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    bad = subprocess.run([sys.executable, "scripts/native_review.py", "record", f"{sample}:{verdicts}",
+                          "--out", str(again), "--earlier", str(tmp_path / "other.json")],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode != 0 and "read another small level" in bad.stderr
     # refused: a missing verdict, and a sentence the generator does not draw for that seed
     verdicts.write_text("\n".join(lines[:-1]), encoding="utf-8")
     bad = subprocess.run([sys.executable, "scripts/native_review.py", "record", f"{sample}:{verdicts}",
