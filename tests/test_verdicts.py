@@ -175,3 +175,19 @@ def test_not_worse_evidence_counts_seeds_within_the_margin():
     v = judge_not_worse([-0.5, -0.2, -0.8, -0.1, -0.4], margin=1.0)
     assert v.verdict == "holds"
     assert "5/5 seeds agree" in v.evidence("BLEU")
+
+
+def test_fisher_exact_matches_known_tables_and_refuses_non_counts():
+    """Fisher's tea-tasting table (3 of 4 vs 1 of 4) has two-sided p = 34/70; equal shares give
+    1; a lopsided table a small p; symmetric in the two samples; bad counts one-line errors."""
+    from companion.errors import DataError
+    from companion.experiments.verdicts import fisher_exact
+
+    assert fisher_exact(3, 4, 1, 4) == pytest.approx(34 / 70)
+    assert fisher_exact(5, 10, 5, 10) == pytest.approx(1.0)
+    assert fisher_exact(0, 20, 10, 20) < 0.001
+    assert fisher_exact(7, 120, 19, 120) == pytest.approx(fisher_exact(19, 120, 7, 120))
+    assert 0.01 < fisher_exact(7, 120, 19, 120) < 0.05
+    for bad in ((5, 4, 1, 4), (-1, 4, 1, 4), (1, 0, 1, 4), (1.5, 4, 1, 4)):
+        with pytest.raises(DataError, match="fisher_exact"):
+            fisher_exact(*bad)

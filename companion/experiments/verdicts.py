@@ -166,6 +166,27 @@ def permutation_pvalues(a: Sequence[float], b: Sequence[float]) -> tuple[float, 
     return float((stats >= observed - tol).mean()), float((stats <= observed + tol).mean())
 
 
+def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
+    """Two-sided p-value of Fisher's exact test that two shares ``k1 / n1`` and ``k2 / n2``
+    (sentences judged odd among those read, in two rounds of review) come from one rate: the
+    probability, with the margins fixed, of a table no more likely than the observed one
+    (float64 from exact binomial coefficients)."""
+    for name, value in (("k1", k1), ("n1", n1), ("k2", k2), ("n2", n2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise DataError(f"fisher_exact: {name} must be a count (a non-negative int), got {value!r}")
+    if k1 > n1 or k2 > n2 or n1 == 0 or n2 == 0:
+        raise DataError(f"fisher_exact: counts {k1}/{n1} and {k2}/{n2} are not shares of a sample")
+    k, n = k1 + k2, n1 + n2
+    whole = math.comb(n, k)
+
+    def prob(x: int) -> float:
+        return math.comb(n1, x) * math.comb(n2, k - x) / whole
+
+    observed = prob(k1)
+    lo, hi = max(0, k - n2), min(k, n1)
+    return min(1.0, sum(q for q in map(prob, range(lo, hi + 1)) if q <= observed * (1 + 1e-7)))
+
+
 def _check(sign: int, min_effect: float, alpha: float) -> None:
     if sign not in (1, -1):
         raise ValueError(f"sign must be +1 or -1, got {sign!r}")
