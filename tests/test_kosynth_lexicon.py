@@ -634,3 +634,53 @@ def test_glosses_and_links_of_round_four():
     for cause, (_, effects) in {**SAME, **PLACE}.items():
         assert cause not in effects.split(), cause
     assert "졸다" not in SAME["졸리다"][1].split()
+
+
+# ------------------------------------------------ the second native review (issue 27, full level)
+
+
+def test_no_fairy_tale_people_and_pets_keep_to_their_family():
+    """Kings, fairies, angels and heroes are gone from the person table (a hero going hiking, a
+    rabbit looking for an angel); a pet waits for, looks for and likes its family, not a
+    merchant; birds do not like kale; only builders build; stones are not received or lost."""
+    for gone in "왕 여왕 공주 왕자 마법사 요정 거인 해적 천사 영웅 신부 신랑".split():
+        assert gone not in NOUN_BY_KO, gone
+    family = set(NOUN_SETS["pet_people"].split())
+    for ko in ("기다리다", "찾다", "좋아하다"):
+        for v in _verbs(ko):
+            if "animal" in v.subj:
+                people = {n.ko for n in v.objects if n.cls == "person"}
+                assert people <= family, (ko, people - family)
+    assert not any("bird" in NOUN_SETS and set(v.animals) & set(NOUN_SETS["bird"].split())
+                   and {n.cls for n in v.objects} & {"vegetable"} for v in _verbs("좋아하다"))
+    assert {n for v in _verbs("짓다", "build") for n in v.subj_only} == {"목수", "건축가"}
+    assert "돌" not in _objects("받다") and "돌" not in _objects("잃어버리다")
+    assert "콩" not in _objects("튀기다") and "우유" not in _objects("끓이다", "boil")
+
+
+@pytest.mark.parametrize("level", ["small", "full"])
+def test_going_back_is_to_where_people_live_and_swimming_is_in_the_water(level):
+    """돌아가다 / 돌아오다 never go back to the sea, a river or a mountain (said of people that
+    reads as animals going home); 수영하다 at a river is "in the river", never "by"; a spouse
+    fits the sex of a named possessor (조민지의 아내 is a slip)."""
+    from companion.data.kosynth.coherence import FEMALE_NAMES, MALE_NAMES
+    wild = {n.ko for n in resolve("wild_place,water_place")}
+    seen_back = seen_swim = 0
+    for p in generate_pairs(6000, 3, level):
+        toks = p.ko.split()
+        for i, t in enumerate(toks[1:], 1):
+            if t.startswith(("돌아가", "돌아오", "돌아갔", "돌아왔", "돌아갈", "돌아올")):
+                seen_back += 1
+                before = toks[i - 1]
+                assert not any(before in (w + "에", w + "로", w + "으로") for w in wild), p.ko
+            if t.endswith("의") and i + 1 <= len(toks) and len(t) >= 4:
+                given = t[1:-1]
+                spouse = toks[i + 1][:2] if i + 1 < len(toks) else ""
+                if spouse == "아내":
+                    assert given not in FEMALE_NAMES, p.ko
+                if spouse == "남편":
+                    assert given not in MALE_NAMES, p.ko
+        if "swim" in p.en.split() or "swims" in p.en.split() or "swam" in p.en.split():
+            seen_swim += 1
+            assert not re.search(r"\bby (the|that|this) (river|sea|lake|pond)\b", p.en), p.en
+    assert seen_back > 20 and (level == "small" or seen_swim > 5), (seen_back, seen_swim)
