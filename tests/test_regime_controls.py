@@ -104,3 +104,27 @@ def test_recipes_refuse_what_they_cannot_do():
         R.run_config(R.recipe("transformer_constant"))
     with pytest.raises(ConfigError, match="give max_steps or cpu_budget"):
         R.fit_until_plateau(None, every=1, patience=1)
+
+
+def test_every_schedule_of_a_recorded_variant_is_named_by_what_it_removes():
+    """The ablation tables describe each control by what it removes: the clean no-warmup
+    control keeps the decay, the constant one removes both, w = 0 is a spike; an unknown
+    schedule is a one-line error."""
+    from companion.errors import ConfigError
+    from companion.experiments.regime import RECIPES, describe_variant, schedule_label
+
+    def spec(name):
+        r = RECIPES[name]
+        return {"schedule": r.schedule, "model": dict(r.model), "train": dict(r.train)}
+
+    labels = {name: schedule_label(spec(name)) for name in
+              ("transformer", "transformer_no_warmup", "transformer_constant", "transformer_lr_spike")}
+    assert labels["transformer"].startswith("warmup ") and "decay" in labels["transformer"]
+    assert labels["transformer_no_warmup"].startswith("no warmup") and "then the decay" in labels["transformer_no_warmup"]
+    assert "no decay" in labels["transformer_constant"]
+    assert "spike" in labels["transformer_lr_spike"]
+    assert len(set(labels.values())) == 4
+    assert describe_variant(spec("transformer_paper")).startswith("Post-LN")
+    assert "smoothing 0.1" in describe_variant(spec("transformer_smoothed"))
+    with pytest.raises(ConfigError, match="unknown schedule"):
+        schedule_label({"schedule": "cosine", "train": {}})

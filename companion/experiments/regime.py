@@ -23,7 +23,7 @@ import copy
 import dataclasses
 import functools
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -456,6 +456,34 @@ def fit_until_plateau(trainer: Trainer, *, every: int, patience: int, max_steps:
     model.load_state_dict(best_state)
     return _merged(histories), {"curve": curve, "stopped_by": stop or "interrupted", "steps": trainer.step,
                                 "best_step": best_step, "best_valid_ppl": best}
+
+
+def schedule_label(spec: Mapping[str, Any]) -> str:
+    """What a recorded recipe's learning-rate schedule is, in words (``spec``: a recipe as a
+    record stores it, with ``schedule`` and ``train``): every control named by what it removes.
+
+    >>> schedule_label({"schedule": "peak_then_decay", "train": {"warmup_steps": 150}})
+    'no warmup: the peak from step 1, then the decay'
+    """
+    schedule, warmup = spec.get("schedule", "preset"), spec["train"].get("warmup_steps")
+    if schedule == "constant_peak":
+        return "no warmup, no decay: the peak rate throughout"
+    if schedule == "peak_then_decay":
+        return "no warmup: the peak from step 1, then the decay"
+    if schedule != "preset":
+        raise ConfigError(f"schedule_label: unknown schedule {schedule!r} (choose from {', '.join(SCHEDULES)})")
+    if spec["train"].get("preset") != "vaswani":
+        return f"{spec['train'].get('preset', 'preset')} schedule"
+    return f"warmup {warmup} steps, then the decay" if warmup else "w = 0 in the formula: a spike at step 1"
+
+
+def describe_variant(spec: Mapping[str, Any]) -> str:
+    """A Transformer variant of a record in one line: its LayerNorm placement, schedule,
+    dropout and label smoothing (``Pre-LN, warmup 150 steps, then the decay, dropout 0,
+    smoothing 0``)."""
+    model, train = spec["model"], spec["train"]
+    return (f"{'Pre' if model.get('pre_ln') else 'Post'}-LN, {schedule_label(spec)}, "
+            f"dropout {model.get('dropout', 0.0):g}, smoothing {train.get('label_smoothing', 0.0):g}")
 
 
 def run_config(spec: Recipe, regime: Regime = REGIME, seed: int = 0) -> dict[str, Any]:
