@@ -42,10 +42,7 @@ from companion.models import build_model  # noqa: E402
 from companion.repro import set_determinism  # noqa: E402
 from companion.training import Trainer  # noqa: E402
 
-#: the full-lexicon corpus of the long runs
-LONG_REGIME = R.Regime(level="full", size=200_000, src_vocab_size=8000, tgt_vocab_size=6000,
-                       max_tokens=2000, valid_sentences=1000, test_sentences=2000, max_words=80,
-                       challenge_size=200)
+LONG_REGIME = R.LONG_REGIME  # the full-lexicon corpus of the long runs
 
 #: one model per family, a few times the chapters' size: sized so that the budget covers a few
 #: epochs of the full corpus on a CPU (about 10-20 MFLOP per token, forward and backward)

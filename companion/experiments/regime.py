@@ -169,6 +169,13 @@ class BookData:
         }
 
 
+#: the corpus of the long runs (``scripts/long_runs.py``): the full lexicon, sentences of up to
+#: 80 English words, 200,000 pairs -- what the chapters cannot afford in minutes
+LONG_REGIME = Regime(level="full", size=200_000, src_vocab_size=8000, tgt_vocab_size=6000,
+                     max_tokens=2000, valid_sentences=1000, test_sentences=2000, max_words=80,
+                     challenge_size=200)
+
+
 @functools.lru_cache(maxsize=4)
 def book_data(regime: Regime = REGIME) -> BookData:
     """Generate the regime's corpus in memory and train its vocabularies on the train split
