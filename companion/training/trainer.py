@@ -79,7 +79,7 @@ import json
 import math
 import random
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
@@ -149,6 +149,22 @@ def autocast_for(device: torch.device, precision: str = "auto"):
     device = torch.device(device)
     dtype = _AUTOCAST.get(resolve_precision(precision, device))
     return torch.autocast(device.type, dtype=dtype) if dtype is not None else nullcontext()
+
+
+@contextmanager
+def _kernels_for(device: torch.device, precision: str):
+    """Turn the error of a CPU whose oneDNN has no bf16 kernel for a layer (an LSTM on a CPU
+    without AVX-512: "could not create a primitive descriptor ...") into one line that says what
+    to do, instead of a traceback from inside torch."""
+    try:
+        yield
+    except RuntimeError as exc:
+        if device.type == "cpu" and resolve_precision(precision, device) == "bf16" \
+                and "primitive descriptor" in str(exc):
+            raise ConfigError(f"precision: bf16 autocast needs oneDNN bf16 kernels that this CPU "
+                              f"({torch.backends.cpu.get_cpu_capability()}) lacks for this model "
+                              f"({str(exc).strip().splitlines()[0][:80]}); use precision fp32") from None
+        raise
 
 
 def precision_line(precision: str, resolved: str, device: torch.device) -> str:
@@ -459,7 +475,7 @@ class Trainer:
             batch = batch.to(self.device)
             sync = self.dist.enabled and i < len(batches) - 1
             with (self.model.no_sync() if sync else nullcontext()):
-                with autocast_for(self.device, cfg.precision):
+                with autocast_for(self.device, cfg.precision), _kernels_for(self.device, cfg.precision):
                     logits = self.model(batch)
                 loss = sequence_loss(logits, batch.tgt_out, cfg.label_smoothing)
                 if cfg.debug_nan_step == step:
