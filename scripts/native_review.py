@@ -122,13 +122,11 @@ def earlier_rounds(path: Path) -> list[dict]:
     that two rounds of reviewers can be compared on one generator: refused unless the small
     level still writes the sentences that round read (its level fingerprint is unchanged)."""
     from companion.data.kosynth.corpus import level_fingerprint
-    from companion.experiments.records import LEGACY_LEVEL_FINGERPRINTS, read_record
+    from companion.experiments.records import level_fingerprints, read_record
 
     old = read_record(path)
     prov = old["provenance"]
-    known = prov.get("corpus_fingerprints") or LEGACY_LEVEL_FINGERPRINTS.get(
-        prov.get("corpus_fingerprint"), {})
-    if known.get("small") != level_fingerprint("small"):
+    if level_fingerprints(old).get("small") != level_fingerprint("small"):
         sys.exit(f"error: {path}: that review read another small level (its fingerprint differs "
                  f"from this generator's): its verdicts cannot be compared with a new round")
     this = {"commit": prov["commit"], "created": old["created"],

@@ -184,6 +184,15 @@ LEGACY_LEVEL_FINGERPRINTS: dict[str, dict[str, str]] = {
 }
 
 
+def level_fingerprints(record: Mapping[str, Any]) -> dict[str, str]:
+    """The per-level corpus fingerprints a record was made with: its ``corpus_fingerprints``, or
+    for a record made before records carried them, :data:`LEGACY_LEVEL_FINGERPRINTS` of its
+    combined fingerprint ({} when unknown)."""
+    provenance = record.get("provenance", {})
+    return dict(provenance.get("corpus_fingerprints")
+                or LEGACY_LEVEL_FINGERPRINTS.get(provenance.get("corpus_fingerprint"), {}))
+
+
 def corpus_levels(record: Mapping[str, Any]) -> tuple[str, ...] | None:
     """The named corpus levels ``record`` was computed on: ``("small",)`` for a run of the
     book's regime (``config.regime.level`` a level name), None where it may depend on every
@@ -212,7 +221,7 @@ def corpus_current(record: Mapping[str, Any]) -> bool:
     levels = corpus_levels(record)
     if levels is None:
         return False
-    known = provenance.get("corpus_fingerprints") or LEGACY_LEVEL_FINGERPRINTS.get(combined, {})
+    known = level_fingerprints(record)
     return all(known.get(level) == level_fingerprint(level) for level in levels)
 
 

@@ -35,7 +35,7 @@ NOUN_TABLES = {
 엔지니어:engineer 비서:secretary 통역사:interpreter 조종사:pilot 음악가:musician
 삼촌:uncle/k 이모:aunt/k 사촌:cousin/k 손자:grandson/k 손녀:granddaughter/k 아들:son/k
 딸:daughter/k 남편:husband/k 아내:wife/k 언니:older_sister/k 오빠:older_brother/k
-부모님:parents/k/P/c=- 
+부모님:parents/k/P/c=-
 대학생:college_student 초등학생:schoolchild 교장:principal 사서:librarian 약사:pharmacist
 치과의사:dentist 수의사:vet 정원사:gardener 목수:carpenter 어린이:child 청소년:teenager
 회사원:office_worker 은행원:bank_clerk 미용사:hairdresser 사진작가:photographer
@@ -52,9 +52,9 @@ NOUN_TABLES = {
 버스_기사:bus_driver 택시_기사:taxi_driver 기관사:train_driver 조카:nephew/k 고모:aunt/k
 외삼촌:uncle/k 쌍둥이:twins/P/c=- 래퍼:rapper 작곡가:composer 지휘자:conductor 성악가:opera_singer
 기타리스트:guitarist 드러머:drummer 모델:model 코미디언:comedian 아나운서:announcer 유튜버:YouTuber
-과장:manager 부장:department_head 팀장:team_leader 인턴:intern 
+과장:manager 부장:department_head 팀장:team_leader 인턴:intern
 신부님:priest/c=분 스님:monk/c=분 수녀:nun 목사:pastor 학자:scholar
-소방대원:firefighter 농구_코치:basketball_coach 
+소방대원:firefighter 농구_코치:basketball_coach
 공무원:civil_servant 경호원:bodyguard 집주인:landlord 세입자:tenant 운동선수:athlete
 """,
     "animal": """
@@ -279,7 +279,7 @@ NOUN_TABLES = {
     "sport": """
 축구:soccer/0 야구:baseball/0 농구:basketball/0 테니스:tennis/0 배구:volleyball/0
 탁구:table_tennis/0 골프:golf/0 체스:chess/0 바둑:baduk/0 배드민턴:badminton/0 하키:hockey/0
-럭비:rugby/0 
+럭비:rugby/0
 피구:dodgeball/0 당구:pool/0 카드놀이:cards/0/P 윷놀이:yunnori/0 장기:janggi/0
 핸드볼:handball/0 크리켓:cricket/0 소프트볼:softball/0 아이스하키:ice_hockey/0
 """,
@@ -690,7 +690,7 @@ STAGE_ADJECTIVES = """
 AGE_RANGES = """
 아기:1-2 아이:3-12 어린이:4-12 초등학생:7-12 소년:8-17 소녀:8-17 청소년:13-18 학생:8-24
 대학생:19-27 손자:3-30 손녀:3-30 아들:3-50 딸:3-50 동생:3-50 조카:3-30 후배:20-35 선배:23-45 인턴:20-30
-노인:65-99 할머니:60-99 할아버지:60-99 어른:20-80 반장:9-18 
+노인:65-99 할머니:60-99 할아버지:60-99 어른:20-80 반장:9-18
 """
 
 NOUN_SETS = {
