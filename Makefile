@@ -83,7 +83,8 @@ bench: $(STAMP)
 # 15 min, learning-rate search (three rates per family) 30 min, seeds-seq2seq 18 min,
 # seeds-attention 20 min, attention scoring 30 min, seeds-transformer 15 min, Transformer
 # ablations (9 variants x 5 seeds) 140 min, batching-transformer (4 kinds of batches x 5 seeds)
-# 35 min. Make the records from a clean commit: a record made
+# 35 min, variations-transformer (Table 3 rows and the equal-CPU control, 5 recipes x 5 seeds)
+# about 60 min. Make the records from a clean commit: a record made
 # from a dirty tree is marked "+dirty" (see companion.experiments.records.git_state).
 # Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py (about 4 CPU-minutes per seed;
 # its docstring shows how to run seeds in parallel and merge them).
@@ -98,6 +99,8 @@ results: $(STAMP)
 	$(BIN)/python scripts/transformer_ablations.py
 	$(BIN)/python scripts/book_seeds.py transformer transformer_mixed transformer_mixed_2150 transformer_packed \
 		--name batching-transformer
+	$(BIN)/python scripts/book_seeds.py transformer transformer_heads1 transformer_heads8 transformer_dropout \
+		transformer_equal_cpu --name variations-transformer
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

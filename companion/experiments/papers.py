@@ -114,6 +114,12 @@ VASWANI_TABLE3 = _facts(_V, "Table 3", "table3", [
     ("base_ppl", 4.92, "4.92", "base model, development perplexity (per word piece) on newstest2013 En-De"),
     ("base_bleu", 25.8, "25.8", "base model, development BLEU"),
     ("base_params_m", 65, "65", "base model, millions of parameters"),
+    ("heads1_ppl", 5.29, "5.29", "(A) 1 head of width 512, development perplexity"),
+    ("heads1_bleu", 24.9, "24.9", "(A) 1 head of width 512, development BLEU"),
+    ("heads4_bleu", 25.5, "25.5", "(A) 4 heads of width 128, development BLEU"),
+    ("heads16_bleu", 25.8, "25.8", "(A) 16 heads of width 32, development BLEU"),
+    ("heads32_ppl", 5.01, "5.01", "(A) 32 heads of width 16, development perplexity"),
+    ("heads32_bleu", 25.4, "25.4", "(A) 32 heads of width 16, development BLEU"),
     ("dropout0_ppl", 5.77, "5.77", "(D) residual dropout 0.0, development perplexity"),
     ("dropout0_bleu", 24.6, "24.6", "(D) residual dropout 0.0, development BLEU"),
     ("dropout02_ppl", 4.95, "4.95", "(D) residual dropout 0.2, development perplexity"),
@@ -284,6 +290,7 @@ def _gap(model: str) -> Callable[[Mapping[str, Any]], float]:
 S2S, ATT, SCORING, TF, ABL = "seeds-seq2seq", "seeds-attention", "ablation-attention-scoring", "seeds-transformer", \
     "ablation-transformer"
 BAT = "batching-transformer"
+VAR = "variations-transformer"
 
 CLAIMS: tuple[Claim, ...] = (
     Claim("reversal_bleu", "reading the source sentence backwards makes the LSTM translate better "
@@ -375,6 +382,38 @@ CLAIMS: tuple[Claim, ...] = (
           unit="perplexity", min_effect=0.01,
           measure=lambda r: paired(r[ABL], "transformer_smoothed", "transformer", "valid_ppl"),
           scope=((ABL, "transformer"), (ABL, "transformer_smoothed"))),
+    Claim("heads_single", "single-head attention is worse than several heads at the same computation "
+          f"(Table 3 (A): {_f('vaswani2017.table3.heads1_bleu')} BLEU with one head against "
+          f"{_f('vaswani2017.table3.base_bleu')} with eight)", _V, "Table 3 (A)",
+          "BLEU(4 heads of width 32, the book's recipe) - BLEU(1 head of width 128), seed by seed",
+          min_effect=0.5,
+          measure=lambda r: paired(r[VAR], "transformer", "transformer_heads1", "test_bleu"),
+          scope=((VAR, "transformer"), (VAR, "transformer_heads1")),
+          note="the paper's width is 512 and its best rows have 8-16 heads; ours is 128"),
+    Claim("heads_many", "quality also drops off with too many heads (Table 3 (A): 32 heads of width 16, "
+          f"{_f('vaswani2017.table3.heads32_bleu')} BLEU against {_f('vaswani2017.table3.heads16_bleu')} with 16)",
+          _V, "Table 3 (A)",
+          "BLEU(4 heads of width 32) - BLEU(8 heads of width 16, the paper's narrowest heads), seed by seed",
+          min_effect=0.5,
+          measure=lambda r: paired(r[VAR], "transformer", "transformer_heads8", "test_bleu"),
+          scope=((VAR, "transformer"), (VAR, "transformer_heads8"))),
+    Claim("dropout_bleu", "residual dropout improves BLEU (Table 3 (D): "
+          f"{_f('vaswani2017.table3.dropout0_bleu')} without, {_f('vaswani2017.table3.base_bleu')} with 0.1)",
+          _V, "Section 5.4 and Table 3 (D)",
+          "BLEU(dropout 0.1) - BLEU(the book's recipe, no dropout), seed by seed", min_effect=0.5,
+          measure=lambda r: paired(r[VAR], "transformer_dropout", "transformer", "test_bleu"),
+          scope=((VAR, "transformer"), (VAR, "transformer_dropout")),
+          note="our runs see the training corpus about once; dropout fights overfitting"),
+    Claim("transformer_equal_cpu", "the Transformer translates better than RNNsearch when both get the same "
+          "CPU time", None, "control",
+          f"BLEU(Transformer stopped at RNNsearch's CPU time, {RECIPES['transformer_equal_cpu'].train['max_steps']:,} "
+          f"steps) - BLEU(RNNsearch, {RECIPES['rnnsearch'].train['max_steps']:,} steps)",
+          kind="unpaired",
+          measure=lambda r: (per_seed(r[VAR], "transformer_equal_cpu", "test_bleu"),
+                             per_seed(r[ATT], "rnnsearch", "test_bleu")),
+          scope=((VAR, "transformer_equal_cpu"), (ATT, "rnnsearch")),
+          note="the step count was fixed in advance from the two records' CPU times; the Transformer "
+               "keeps its larger number of parameters"),
     Claim("averaging", "averaging the last 5 checkpoints beats the last checkpoint alone", None,
           "Vaswani et al. average checkpoints (Section 6.1) but do not test it",
           "BLEU(mean of the last 5 checkpoints, 25 steps apart) - BLEU(last checkpoint), seed by seed",
