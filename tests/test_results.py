@@ -270,3 +270,19 @@ def test_a_record_of_one_level_outlives_changes_to_another(monkeypatch):
     finally:
         caches()
 
+
+
+def test_provenance_rows_name_the_training_threads_and_a_dirty_tree():
+    from companion.experiments.records import provenance_row
+
+    prov = {"commit": "0123456789abcdef", "torch": "2.13.0+cpu", "torch_threads": 2, "cpu": "AMD EPYC", "gpu": None}
+    plain = {"name": "seeds-x", "created": "2026-12-03T10:00:00", "provenance": prov, "config": {"threads": 1},
+             "results": {"per_seed": {"0": {}, "1": {}}}}
+    row = provenance_row(plain)
+    assert row == {"record": "seeds-x", "made": "2026-12-03", "commit": "01234567", "torch": "2.13.0+cpu",
+                   "threads": 1, "seeds": 2, "hardware": "AMD EPYC"}
+    merged = {**plain, "provenance": {**prov, "dirty": True, "gpu": "H200"}, "config": {},
+              "results": {"experiments": {"a": {"provenance": {"torch_threads": 1}},
+                                          "b": {"provenance": {"torch_threads": 4}}}}}
+    row = provenance_row(merged)   # the runs' threads, not the merging process's 2
+    assert (row["threads"], row["commit"], row["seeds"], row["hardware"]) == ("1, 4", "01234567+dirty", 1, "H200")

@@ -191,3 +191,19 @@ def test_fisher_exact_matches_known_tables_and_refuses_non_counts():
     for bad in ((5, 4, 1, 4), (-1, 4, 1, 4), (1, 0, 1, 4), (1.5, 4, 1, 4)):
         with pytest.raises(DataError, match="fisher_exact"):
             fisher_exact(*bad)
+
+
+def test_unpaired_power_is_the_false_positive_rate_at_no_effect_and_grows_with_the_effect():
+    from companion.experiments.verdicts import ALPHA, unpaired_power
+
+    # with no effect the exact test rejects on the 12 most extreme of the 252 splits of 5 vs 5 runs
+    exact = math.floor(ALPHA * math.comb(10, 5)) / math.comb(10, 5)
+    null = unpaired_power(0.0, 5, 5, trials=20000)
+    assert abs(null - exact) < 3 * (exact * (1 - exact) / 20000) ** 0.5
+    small, one, two = (unpaired_power(e, 5, 5, trials=3000) for e in (0.5, 1.0, 2.0))
+    assert null < small < one < two and two > 0.7
+    assert unpaired_power(1.0, 5, 5, trials=500, seed=3) == unpaired_power(1.0, 5, 5, trials=500, seed=3)
+    with pytest.raises(DataError, match="n_a must be an integer of at least 2"):
+        unpaired_power(1.0, 1, 5)
+    with pytest.raises(DataError, match="too many splits"):
+        unpaired_power(1.0, 10, 10)

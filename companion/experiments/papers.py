@@ -118,6 +118,8 @@ VASWANI_TABLE3 = _facts(_V, "Table 3", "table3", [
     ("heads1_bleu", 24.9, "24.9", "(A) 1 head of width 512, development BLEU"),
     ("heads4_bleu", 25.5, "25.5", "(A) 4 heads of width 128, development BLEU"),
     ("heads16_bleu", 25.8, "25.8", "(A) 16 heads of width 32, development BLEU"),
+    ("heads_most", 32, "32", "(A) the most heads tried"),
+    ("width_least", 16, "16", "(A) the narrowest heads tried (d_k = d_v)"),
     ("heads32_ppl", 5.01, "5.01", "(A) 32 heads of width 16, development perplexity"),
     ("heads32_bleu", 25.4, "25.4", "(A) 32 heads of width 16, development BLEU"),
     ("dropout0_ppl", 5.77, "5.77", "(D) residual dropout 0.0, development perplexity"),

@@ -275,6 +275,22 @@ def records_named(pattern: str) -> list[dict[str, Any]]:
     return [read_record(p) for p in sorted(RESULTS_DIR.glob(f"{pattern}.json"))]
 
 
+def provenance_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """One line of a provenance table: the record's name, date, commit (``+dirty`` when made from
+    an uncommitted tree), torch version, training threads, runs and hardware.
+
+    The threads are those the record's runs trained on: a record gathering separate runs (the
+    convergence record) keeps each run's provenance, and those count, not the merging process's."""
+    p, cfg, results = record["provenance"], record.get("config", {}), record["results"]
+    per_run = sorted({e["provenance"]["torch_threads"]
+                      for e in results.get("experiments", {}).values() if "provenance" in e})
+    threads = ", ".join(map(str, per_run)) if per_run else cfg.get("threads") or p["torch_threads"]
+    dirty = p.get("dirty") or "+dirty" in p["commit"]
+    return {"record": record["name"], "made": record["created"][:10],
+            "commit": p["commit"][:8] + ("+dirty" if dirty else ""), "torch": p["torch"], "threads": threads,
+            "seeds": len(results["per_seed"]) if "per_seed" in results else 1, "hardware": p.get("gpu") or p["cpu"]}
+
+
 def seed_summary(record: Mapping[str, Any], model: str, key: str) -> dict[str, float]:
     """``{"mean", "sd", "min", "max", "n"}`` of ``key`` for ``model`` in a seed-spread record."""
     try:

@@ -166,6 +166,34 @@ def permutation_pvalues(a: Sequence[float], b: Sequence[float]) -> tuple[float, 
     return float((stats >= observed - tol).mean()), float((stats <= observed + tol).mean())
 
 
+def unpaired_power(effect_sd: float, n_a: int, n_b: int, *, alpha: float = ALPHA, trials: int = 4000,
+                   seed: int = 0) -> float:
+    """How often the exact permutation test of :func:`judge_unpaired` reaches ``alpha`` in the
+    claimed direction when the true difference of means is ``effect_sd`` standard deviations of
+    normal run-to-run noise: the share of ``trials`` simulated experiments of ``n_a`` against
+    ``n_b`` runs (a seeded generator, so the estimate is the same on every run; its standard
+    error is at most ``0.5 / sqrt(trials)``). With no effect it is the test's false-positive
+    rate, at most ``alpha``."""
+    for name, value in (("n_a", n_a), ("n_b", n_b), ("trials", trials)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name == "trials" else 2):
+            raise DataError(f"unpaired_power: {name} must be an integer of at least "
+                            f"{1 if name == 'trials' else 2}, got {value!r}")
+    total = n_a + n_b
+    if math.comb(total, n_a) > 20_000:
+        raise DataError(f"unpaired_power: {n_a} vs {n_b} runs have too many splits to simulate")
+    splits = np.zeros((math.comb(total, n_a), total))
+    for row, idx in enumerate(itertools.combinations(range(total), n_a)):
+        splits[row, list(idx)] = 1.0  # row 0 is the observed split: the first n_a values are a's
+    rng = np.random.default_rng(seed)
+    pooled = rng.standard_normal((trials, total))
+    pooled[:, :n_a] += effect_sd
+    first = pooled @ splits.T                                     # (trials, splits): sums of a's side
+    stats = first / n_a - (pooled.sum(axis=1, keepdims=True) - first) / n_b
+    tol = 1e-9 * np.abs(pooled).sum(axis=1, keepdims=True)
+    p = (stats >= stats[:, :1] - tol).mean(axis=1)
+    return float((p <= alpha).mean())
+
+
 def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
     """Two-sided p-value of Fisher's exact test that two shares ``k1 / n1`` and ``k2 / n2``
     (sentences judged odd among those read, in two rounds of review) come from one rate: the
