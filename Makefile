@@ -84,7 +84,7 @@ bench: $(STAMP)
 # seeds-attention 20 min, attention scoring 30 min, seeds-transformer 15 min, Transformer
 # ablations (9 variants x 5 seeds) 140 min, batching-transformer (4 kinds of batches x 5 seeds)
 # 35 min, variations-transformer (Table 3 rows and the equal-CPU control, 5 recipes x 5 seeds)
-# about 60 min. Make the records from a clean commit: a record made
+# about 60 min, lr-search-wide (the Transformer at four rates) 10 min. Make the records from a clean commit: a record made
 # from a dirty tree is marked "+dirty" (see companion.experiments.records.git_state).
 # Chapters 1-2's seed record comes from scripts/rnn_lstm_seeds.py (about 4 CPU-minutes per seed;
 # its docstring shows how to run seeds in parallel and merge them).
@@ -92,6 +92,7 @@ results: $(STAMP)
 	$(BIN)/python scripts/decode_alpha.py
 	$(BIN)/python scripts/lexicon_budget.py
 	$(BIN)/python scripts/lr_search.py --factors 0.5 1 2
+	$(BIN)/python scripts/lr_search.py --families transformer --factors 0.25 0.5 1 2 --name lr-search-wide
 	$(BIN)/python scripts/book_seeds.py seq2seq seq2seq_reversed --ensemble --name seeds-seq2seq
 	$(BIN)/python scripts/book_seeds.py rnnsearch rnnencdec --name seeds-attention
 	$(BIN)/python scripts/book_seeds.py rnnsearch rnnsearch_dot rnnsearch_general --name ablation-attention-scoring

@@ -286,3 +286,26 @@ def test_provenance_rows_name_the_training_threads_and_a_dirty_tree():
                                           "b": {"provenance": {"torch_threads": 4}}}}}
     row = provenance_row(merged)   # the runs' threads, not the merging process's 2
     assert (row["threads"], row["commit"], row["seeds"], row["hardware"]) == ("1, 4", "01234567+dirty", 1, "H200")
+
+
+def test_a_wider_learning_rate_search_replaces_a_family_of_the_first(tmp_path, monkeypatch):
+    import companion.experiments.records as records
+
+    monkeypatch.setattr(records, "RESULTS_DIR", tmp_path)
+
+    def search(name, seed, families):
+        rows = {f: [{"factor": x, "lr": x} for x in grid] for f, grid in families.items()}
+        return make_record(name, "lr-search", {"seed": seed},
+                           {"families": {f: {"rows": r, "recipe_lr": 1.0} for f, r in rows.items()}})
+
+    write_record(search("lr-search", 0, {"rnnsearch": (0.5, 1, 2), "transformer": (0.5, 1, 2)}),
+                 tmp_path / "lr-search.json")
+    first = records.lr_search_families()
+    assert first["transformer"]["factors"] == [0.5, 1, 2] and first["transformer"]["record"] == "lr-search"
+    write_record(search("lr-search-wide", 0, {"transformer": (0.25, 0.5, 1, 2)}), tmp_path / "lr-search-wide.json")
+    both = records.lr_search_families()
+    assert both["transformer"]["factors"] == [0.25, 0.5, 1, 2] and both["transformer"]["record"] == "lr-search-wide"
+    assert both["rnnsearch"]["record"] == "lr-search" and list(both) == ["rnnsearch", "transformer"]
+    write_record(search("lr-search-wide", 1, {"transformer": (0.25, 1)}), tmp_path / "lr-search-wide.json")
+    with pytest.raises(DataError, match="one search cannot extend the other"):
+        records.lr_search_families()

@@ -291,6 +291,31 @@ def provenance_row(record: Mapping[str, Any]) -> dict[str, Any]:
             "seeds": len(results["per_seed"]) if "per_seed" in results else 1, "hardware": p.get("gpu") or p["cpu"]}
 
 
+#: the learning-rate search of every family, and the later search over a wider grid for the
+#: families whose best rate lay at the first grid's edge (``make results`` makes both)
+LR_SEARCH, LR_SEARCH_WIDE = "lr-search", "lr-search-wide"
+
+
+def lr_search_families() -> dict[str, dict[str, Any]]:
+    """Each family's learning-rate search: ``lr-search``'s, with a family that ``lr-search-wide``
+    searched again over a wider grid taken from there instead. Every family's entry gains
+    ``"record"`` (which search it comes from), ``"factors"`` (its grid) and ``"seed"``; the two
+    searches must train the same seed."""
+    base = read_record(LR_SEARCH)
+    sources = [base]
+    if (RESULTS_DIR / f"{LR_SEARCH_WIDE}.json").exists():
+        sources.append(read_record(LR_SEARCH_WIDE))
+        if sources[1]["config"]["seed"] != base["config"]["seed"]:
+            raise DataError(f"{LR_SEARCH_WIDE} trained seed {sources[1]['config']['seed']}, {LR_SEARCH} seed "
+                            f"{base['config']['seed']}: one search cannot extend the other")
+    families: dict[str, dict[str, Any]] = {}
+    for record in sources:
+        for name, found in record["results"]["families"].items():
+            families[name] = {**found, "record": record["name"], "seed": record["config"]["seed"],
+                              "factors": [row["factor"] for row in found["rows"]]}
+    return families
+
+
 def seed_summary(record: Mapping[str, Any], model: str, key: str) -> dict[str, float]:
     """``{"mean", "sd", "min", "max", "n"}`` of ``key`` for ``model`` in a seed-spread record."""
     try:
