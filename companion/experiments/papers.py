@@ -578,7 +578,7 @@ def _load(names: Sequence[str], records: Records | None) -> dict[str, Mapping[st
 def claim_rows(records: Records | None = None, claims: Sequence[Claim] = CLAIMS) -> list[dict[str, Any]]:
     """Chapter 6's claim table: one row per claim with ``claim``, ``source``, ``test``, ``scope``
     (one line per run it rests on), ``kind`` (paired / unpaired / paired, not worse),
-    ``min_effect`` and ``unit``, the per-seed ``diffs`` (paired) or the two ``groups``
+    ``min_effect``, ``sign`` (the claimed direction) and ``unit``, the per-seed ``diffs`` (paired) or the two ``groups``
     (unpaired), ``mean``, ``p``, ``verdict`` and ``evidence`` (the verdict's summary line).
 
     ``records`` maps record names to records (default: read from ``book/results/``). A claim
@@ -588,7 +588,8 @@ def claim_rows(records: Records | None = None, claims: Sequence[Claim] = CLAIMS)
     for c in claims:
         row: dict[str, Any] = {"key": c.key, "claim": c.statement, "source": c.source, "test": c.test,
                                "ours": c.paper is None, "kind": {"not worse": "paired, not worse"}.get(c.kind, c.kind),
-                               "min_effect": c.min_effect, "unit": c.unit, "note": c.note, "scope": [],
+                               "min_effect": c.min_effect, "sign": c.sign, "unit": c.unit, "note": c.note,
+                               "scope": [],
                                "diffs": None, "groups": None, "mean": None, "p": None, "evidence": ""}
         if c.measure is None:
             rows.append({**row, "verdict": "not tested", "missing": c.untested})
