@@ -46,12 +46,12 @@ def test_plot_claims_puts_each_claim_at_its_numbers():
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["unpaired", "against", "aer_down", "bleu_up"]  # first row on top
     means = {}
+    hexes = {v: matplotlib.colors.to_rgba(c) for v, (c, _) in VERDICT_STYLE.items()}
     for coll in ax.collections:
         offsets = np.asarray(coll.get_offsets())
         colours = coll.get_facecolors()
         for (x, y), colour in zip(offsets, colours if len(colours) == len(offsets)
                                   else [colours[0]] * len(offsets)):
-            hexes = {v: matplotlib.colors.to_rgba(c) for v, (c, _) in VERDICT_STYLE.items()}
             for verdict, rgba in hexes.items():
                 if np.allclose(colour, rgba):
                     means[labels[int(round(y))]] = (x, verdict)

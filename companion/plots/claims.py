@@ -4,7 +4,7 @@ Claims are measured in different units (BLEU, AER, perplexity, accuracy), each w
 minimum effect fixed before its runs. :func:`plot_claims` puts them on one scale by dividing
 each effect by that minimum and orienting it so that the claimed direction is positive: a
 value of 1 is "exactly the smallest effect the claim counts", 0 is no effect, below 0 is the
-opposite of the claim. Each row shows the seeds' differences (paired claims) as small dots and
+opposite of the claim (a non-inferiority claim's line is its margin, at -1). Each row shows the seeds' differences (paired claims) as small dots and
 the mean as a large marker coloured by the verdict, so a reader sees at a glance which claims
 cleared their line, which were within noise, and how far the seeds spread.
 
@@ -49,8 +49,8 @@ def plot_claims(rows: Sequence[Mapping[str, Any]], *, ax: Any = None, title: str
             tested", "not measured") are skipped.
         ax: a matplotlib axes (a new figure sized to the rows if None).
         title: the title (a default names what the axis means).
-        clip: values beyond +-clip minimum effects are drawn at the edge with an arrow, so one
-            large effect does not squeeze the others.
+        clip: values beyond +-clip minimum effects are drawn at the edge with their value
+            beside them, so one large effect does not squeeze the others.
 
     Returns:
         The axes.
@@ -73,7 +73,7 @@ def plot_claims(rows: Sequence[Mapping[str, Any]], *, ax: Any = None, title: str
                    color="0.6", zorder=2, linewidths=0)
         shown = max(-clip, min(clip, mean))
         ax.scatter([shown], [y], s=46, color=colour, marker=marker, zorder=3)
-        if shown != mean:  # beyond the edge: an arrow and the value
+        if shown != mean:  # beyond the edge: its value beside it
             ax.annotate(f"{mean:.0f}", (shown, y), xytext=(6 if mean > 0 else -6, 0),
                         textcoords="offset points", va="center",
                         ha="left" if mean > 0 else "right", fontsize="x-small")
